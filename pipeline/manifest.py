@@ -1,0 +1,51 @@
+"""Manifest stage: artifacts/manifest.json lists every shipped artifact.
+
+Each entry: path (relative to the artifacts directory), size, sha256, format, format version,
+the sha256 of every input, and the licences of the sources it derives from, all read from the
+provenance sidecars that pipeline/provenance.py writes. Files whose name starts with `_` are
+build helpers and are not listed. A file without a sidecar is an error: every artifact must say
+where it came from.
+
+Usage: python -m pipeline build manifest artifacts
+"""
+
+import json
+from pathlib import Path
+
+from lookup.errors import CorruptArtifact
+from lookup.formats import sha256_file
+from pipeline.atomic import atomic_output
+from pipeline.provenance import meta_path
+
+MANIFEST_NAME = "manifest.json"
+MANIFEST_VERSION = 1
+
+
+def build_manifest(artifacts) -> list[dict]:
+    """Write <artifacts>/manifest.json and return its entries."""
+    artifacts = Path(artifacts)
+    entries = []
+    for path in sorted(artifacts.rglob("*")):
+        if not path.is_file() or path.name.startswith("_") or path.name.endswith(".tmp"):
+            continue
+        if path.parent == artifacts and path.name == MANIFEST_NAME:
+            continue
+        sidecar = meta_path(path)
+        if not sidecar.is_file():
+            raise CorruptArtifact(f"{path} has no provenance sidecar {sidecar.name}: "
+                                  "it was not written by a pipeline stage; delete it")
+        meta = json.loads(sidecar.read_text())
+        entries.append({
+            "path": path.relative_to(artifacts).as_posix(),
+            "size": path.stat().st_size,
+            "sha256": sha256_file(path),
+            "format": meta["format"],
+            "version": meta["version"],
+            "inputs": meta["inputs"],
+            "licences": meta["licences"],
+        })
+    manifest = {"format": "wordpack-manifest", "version": MANIFEST_VERSION, "artifacts": entries}
+    with atomic_output(artifacts / MANIFEST_NAME, "w") as handle:
+        json.dump(manifest, handle, indent=1, sort_keys=True, ensure_ascii=False)
+        handle.write("\n")
+    return entries

@@ -1,0 +1,91 @@
+"""Bad artifacts and bad names: one specific exception with a one-line message each."""
+
+import pytest
+
+import lookup
+from lookup.errors import ArtifactMissing, CorruptArtifact, UnknownName, UnsupportedFormat
+from lookup.formats import DAWG_MAGIC, GRAPH_HEADER, GRAPH_VERSION
+from lookup.graph import read_graph
+from pipeline.build_dawg import dawg_bytes
+
+WORDS = ["cat", "cats", "dog"]
+
+
+@pytest.fixture
+def dawg_file(tmp_path):
+    path = tmp_path / "lexicons" / "tiny.dawg"
+    path.parent.mkdir()
+    path.write_bytes(dawg_bytes(WORDS, "acdgost"))
+    return path
+
+
+def one_line(error) -> str:
+    text = str(error.value)
+    assert "\n" not in text
+    return text
+
+
+def test_loads_by_path_and_by_name(dawg_file, monkeypatch):
+    assert list(lookup.lexicon(str(dawg_file))) == WORDS
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(dawg_file.parents[1]))
+    assert "cats" in lookup.lexicon("tiny")
+
+
+def test_unknown_name(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
+    with pytest.raises(UnknownName) as error:
+        lookup.lexicon("klingon")
+    assert "enable, opentaal" in one_line(error)
+
+
+def test_missing_artifact_names_make_target(tmp_path, monkeypatch):
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
+    with pytest.raises(ArtifactMissing) as error:
+        lookup.lexicon("enable")
+    assert "run `make artifacts/lexicons/enable.dawg`" in one_line(error)
+    with pytest.raises(ArtifactMissing):
+        lookup.lexicon(str(tmp_path / "nowhere.dawg"))
+
+
+def test_truncated(dawg_file):
+    data = dawg_file.read_bytes()
+    for size in (10, GRAPH_HEADER.size + 3, len(data) - 4, len(data) - 1):
+        dawg_file.write_bytes(data[:size])
+        with pytest.raises(CorruptArtifact) as error:
+            read_graph(dawg_file, DAWG_MAGIC)
+        assert "truncated" in one_line(error)
+
+
+def test_corrupted_payload(dawg_file):
+    data = bytearray(dawg_file.read_bytes())
+    data[-2] ^= 0x10
+    dawg_file.write_bytes(data)
+    with pytest.raises(CorruptArtifact) as error:
+        read_graph(dawg_file, DAWG_MAGIC)
+    assert "checksum mismatch" in one_line(error)
+
+
+def test_corrupted_alphabet(dawg_file):
+    data = bytearray(dawg_file.read_bytes())
+    data[GRAPH_HEADER.size] ^= 0x01
+    dawg_file.write_bytes(data)
+    with pytest.raises(CorruptArtifact, match="checksum mismatch"):
+        read_graph(dawg_file, DAWG_MAGIC)
+
+
+def test_wrong_magic(dawg_file):
+    data = dawg_file.read_bytes()
+    dawg_file.write_bytes(b"NOTADAWG" + data[8:])
+    with pytest.raises(CorruptArtifact) as error:
+        read_graph(dawg_file, DAWG_MAGIC)
+    assert "not a WPDAWG file" in one_line(error)
+
+
+def test_newer_version(dawg_file):
+    data = bytearray(dawg_file.read_bytes())
+    data[8:10] = (GRAPH_VERSION + 1).to_bytes(2, "little")
+    dawg_file.write_bytes(data)
+    with pytest.raises(UnsupportedFormat) as error:
+        read_graph(dawg_file, DAWG_MAGIC)
+    assert error.value.found == GRAPH_VERSION + 1
+    assert "rebuild it with `make`" in one_line(error)

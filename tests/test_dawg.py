@@ -1,0 +1,205 @@
+"""DAWG, packed trie and GADDAG files: round trips, perfect hash, minimality, queries vs oracle."""
+
+import hashlib
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import lexicon_oracle as oracle
+from conftest import FIXTURES
+from lookup.dawg import Dawg
+from lookup.errors import BadInput
+from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
+from lookup.graph import read_graph
+from pipeline.build_dawg import dawg_bytes
+from pipeline.build_gaddag import gaddag_bytes
+from pipeline.build_trie import trie_bytes
+
+ABC = "abcdefghijklmnopqrstuvwxyz"
+RU = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
+
+
+def load(data: bytes, magic: bytes, tmp_path, name="t") -> Dawg:
+    path = tmp_path / f"{name}-{hashlib.sha256(data).hexdigest()[:12]}.bin"
+    path.write_bytes(data)
+    return Dawg(read_graph(path, magic), name)
+
+
+def fixture_words() -> list[str]:
+    return (FIXTURES / "sources" / "enable.txt").read_text().split()
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    words = fixture_words()
+    return words, load(dawg_bytes(words, ABC), DAWG_MAGIC, tmp_path_factory.mktemp("dawg"))
+
+
+@pytest.mark.parametrize("words", [[], ["a"], ["a", "ab", "abc"], ["abc", "abd", "b", "zz"]])
+@pytest.mark.parametrize("kind", ["dawg", "trie"])
+def test_round_trip_edge_cases(words, kind, tmp_path):
+    data = dawg_bytes(words, ABC) if kind == "dawg" else trie_bytes(words, ABC, "00" * 32)
+    lex = load(data, DAWG_MAGIC if kind == "dawg" else TRIE_MAGIC, tmp_path)
+    assert list(lex) == words
+    assert len(lex) == len(words)
+    assert [lex.index(w) for w in words] == list(range(len(words)))
+    assert [lex.word(i) for i in range(len(words))] == words
+    assert "" not in lex and "q" not in lex
+
+
+def test_fixture_round_trip_and_hash(small):
+    words, lex = small
+    assert list(lex) == words
+    assert all(w in lex for w in words)
+    assert all(lex.index(w) == i for i, w in enumerate(words))
+    assert all(lex.word(i) == w for i, w in enumerate(words))
+    with pytest.raises(KeyError):
+        lex.index("zzzzzz")
+    with pytest.raises(IndexError):
+        lex.word(len(words))
+
+
+def test_non_words_are_rejected(small):
+    words, lex = small
+    word_set = set(words)
+    rng = random.Random(3)
+    probes = ["".join(rng.choice(ABC) for _ in range(rng.randint(1, 9))) for _ in range(3000)]
+    probes += [w[:-1] for w in words] + [w + "s" for w in words] + ["CAT", "cat ", "c\u00e0t", "ca1"]
+    for probe in probes:
+        assert (probe in lex) == (probe in word_set), probe
+    assert 42 not in lex and None not in lex
+
+
+def test_dawg_is_minimal_and_trie_is_not(small, tmp_path):
+    words, lex = small
+    reachable, classes = oracle.right_language_classes(lex.graph.arcs, lex.graph.root)
+    assert reachable == classes == lex.graph.node_count
+    trie = load(trie_bytes(words, ABC, "00" * 32), TRIE_MAGIC, tmp_path)
+    reachable, classes = oracle.right_language_classes(trie.graph.arcs, trie.graph.root)
+    assert reachable == trie.graph.node_count > classes
+
+
+def test_same_input_same_bytes():
+    words = fixture_words()
+    assert dawg_bytes(words, ABC) == dawg_bytes(list(words), ABC)
+    assert gaddag_bytes(words, ABC) == gaddag_bytes(list(words), ABC)
+
+
+def gaddag_language(graph) -> set[str]:
+    """Every string spelled by the GADDAG, separator written as '^'."""
+    out = set()
+
+    def walk(p, prefix):
+        while True:
+            arc = graph.arcs[p]
+            tile = arc & 0x3F
+            spelled = prefix + ("^" if tile == 0 else graph.alphabet[tile - 1])
+            if arc & 0x40:
+                out.add(spelled)
+            if arc >> 8:
+                walk(arc >> 8, spelled)
+            if arc & 0x80:
+                return
+            p += 1
+
+    if graph.root:
+        walk(graph.root, "")
+    return out
+
+
+def test_gaddag_holds_exactly_gordons_strings(tmp_path):
+    words = ["care", "cat", "cats", "to"]
+    path = tmp_path / "g.gaddag"
+    path.write_bytes(gaddag_bytes(words, ABC))
+    graph = read_graph(path, GADDAG_MAGIC)
+    expected = set()
+    for w in words:
+        for i in range(1, len(w) + 1):
+            expected.add(w[:i][::-1] + ("^" + w[i:] if i < len(w) else ""))
+    assert "erac" in expected and "rac^e" in expected and "c^are" in expected
+    assert gaddag_language(graph) == expected
+    reachable, classes = oracle.right_language_classes(graph.arcs, graph.root)
+    assert reachable == classes
+
+
+word_sets = st.sets(st.text(alphabet="abcde", min_size=1, max_size=7), max_size=60)
+
+
+@settings(max_examples=60, deadline=None)
+@given(words=word_sets, probes=st.lists(st.text(alphabet="abcdef", max_size=8), max_size=30))
+def test_random_lexicons_match_set(tmp_path_factory, words, probes):
+    words = sorted(words)
+    lex = load(dawg_bytes(words, "abcde"), DAWG_MAGIC, tmp_path_factory.mktemp("h"))
+    assert list(lex) == words
+    assert [lex.index(w) for w in words] == list(range(len(words)))
+    for probe in probes + words:
+        assert (probe in lex) == (probe in set(words))
+    reachable, classes = oracle.right_language_classes(lex.graph.arcs, lex.graph.root)
+    assert reachable == classes == lex.graph.node_count
+
+
+racks = st.text(alphabet="aeinrstcdlo?", min_size=1, max_size=9)
+patterns = st.text(alphabet="aeinrstc?*", min_size=1, max_size=7)
+
+
+@settings(max_examples=150, deadline=None)
+@given(letters=racks)
+def test_anagrams_match_oracle(small, letters):
+    words, lex = small
+    assert lex.anagrams(letters) == oracle.anagrams(words, letters)
+
+
+@settings(max_examples=150, deadline=None)
+@given(letters=racks, min_len=st.integers(1, 5),
+       starts=st.sampled_from(["", "c", "re", "st"]), ends=st.sampled_from(["", "s", "ed"]),
+       contains=st.sampled_from(["", "a", "in"]))
+def test_unscramble_matches_oracle(small, letters, min_len, starts, ends, contains):
+    words, lex = small
+    assert lex.unscramble(letters, min_len, starts, ends, contains) == oracle.unscramble(
+        words, letters, min_len, starts, ends, contains)
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=patterns)
+def test_match_matches_oracle(small, pattern):
+    words, lex = small
+    assert lex.match(pattern) == oracle.match(words, pattern)
+
+
+def test_query_examples(small):
+    _, lex = small
+    assert lex.anagrams("retinas") == ["nastier", "retains", "retinas", "stainer"]
+    assert lex.anagrams("c?t") == oracle.anagrams(fixture_words(), "c?t")
+    assert "cat" in lex.anagrams("TAC")  # queries are case-insensitive
+    assert lex.match("ca??") == oracle.match(fixture_words(), "ca??")
+    assert lex.unscramble("cat", min_len=3) == ["act", "cat"]
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda lex: lex.anagrams(""), "empty"),
+    (lambda lex: lex.anagrams("ab1"), "'1' in letters"),
+    (lambda lex: lex.anagrams("a" * 21), "at most 20"),
+    (lambda lex: lex.unscramble("abc", min_len=0), "min_len"),
+    (lambda lex: lex.unscramble("abc", starts="é"), "'é' in starts"),
+    (lambda lex: lex.match("c[a]t"), "'[' in pattern"),
+    (lambda lex: lex.match(""), "pattern is empty"),
+    (lambda lex: lex.match("?" * 65), "at most 64"),
+])
+def test_bad_queries(small, call, message):
+    _, lex = small
+    with pytest.raises(BadInput, match=message.replace("[", r"\[")):
+        call(lex)
+
+
+def test_cyrillic_lexicon(tmp_path):
+    words = sorted({"кот", "кошка", "дом", "дома", "мир", "ток", "кто", "окно", "сон", "нос"})
+    lex = load(dawg_bytes(words, RU), DAWG_MAGIC, tmp_path)
+    assert list(lex) == words
+    assert lex.anagrams("кто") == ["кот", "кто", "ток"]
+    assert lex.anagrams("сно") == ["нос", "сон"]
+    assert lex.match("д*") == ["дома", "дом"]
+    assert lex.unscramble("окшак?") == oracle.unscramble(words, "окшак?")
+    with pytest.raises(BadInput, match="'x' in letters"):
+        lex.anagrams("xот")

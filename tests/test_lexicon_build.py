@@ -1,0 +1,103 @@
+"""The lexicon stages run through the Makefile on fixture sources, and the CLI on the result."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURES, REPO
+from pipeline.build_lexicon import normalize
+
+TARGETS = [f"lexicons/{name}.{ext}" for name in ("enable", "opencorpora-nouns")
+           for ext in ("txt", "trie", "dawg", "gaddag")]
+
+
+def run_make(artifacts, *targets, check=True):
+    return subprocess.run(
+        ["make", "-C", str(REPO), f"ARTIFACTS={artifacts}", f"SOURCES={FIXTURES / 'sources'}",
+         *targets], capture_output=True, text=True, check=check)
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    artifacts = tmp_path_factory.mktemp("artifacts")
+    run_make(artifacts, *[f"{artifacts}/{t}" for t in TARGETS])
+    subprocess.run([sys.executable, "-m", "pipeline", "build", "manifest", str(artifacts)],
+                   check=True, capture_output=True, cwd=REPO)
+    return artifacts
+
+
+def wordpack(built, *args):
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
+                          text=True, cwd=REPO, env={"WORDPACK_ARTIFACTS": str(built),
+                                                    "PATH": "/usr/bin:/bin"})
+
+
+def test_second_make_does_nothing(built):
+    result = run_make(built, "-q", *[f"{built}/{t}" for t in TARGETS], check=False)
+    assert result.returncode == 0, result.stdout
+
+
+def test_rebuild_is_byte_identical(built, tmp_path):
+    run_make(tmp_path, *[f"{tmp_path}/{t}" for t in TARGETS])
+    for target in TARGETS:
+        assert (tmp_path / target).read_bytes() == (built / target).read_bytes(), target
+
+
+def test_normalized_lists(built):
+    enable = (built / "lexicons" / "enable.txt").read_text().split("\n")
+    source = (FIXTURES / "sources" / "enable.txt").read_text().split()
+    assert enable[:-1] == sorted(set(source)) and enable[-1] == ""
+    russian = (built / "lexicons" / "opencorpora-nouns.txt").read_text().split()
+    # ё folds to е, "Москва" is lowercased, the hyphenated entry is dropped
+    assert "еж" in russian and "елка" in russian and "москва" in russian
+    assert not any("-" in w or "ё" in w for w in russian)
+
+
+def test_normalization_rules():
+    dutch = {"alphabet": "abcdefghijklmnopqrstuvwxyz", "keep_capitalized": False,
+             "strip_diacritics": True}
+    assert normalize(["café", "één", "Amsterdam", "zee", "co-op", "zee", "naïef"], dutch) == [
+        "cafe", "een", "naief", "zee"]
+    german = {"alphabet": "abcdefghijklmnopqrstuvwxyzßäöü", "drop_all_caps": True,
+              "strip_diacritics": True}
+    assert normalize(["Äpfel", "NATO", "Straße", "Café", "A"], german) == [
+        "a", "cafe", "straße", "äpfel"]
+
+
+def test_manifest(built):
+    manifest = json.loads((built / "manifest.json").read_text())
+    entries = {e["path"]: e for e in manifest["artifacts"]}
+    assert sorted(entries) == sorted(TARGETS)
+    dawg = entries["lexicons/enable.dawg"]
+    assert dawg["format"] == "dawg" and dawg["version"] == 1
+    assert dawg["licences"] == ["public domain"]
+    assert entries["lexicons/opencorpora-nouns.gaddag"]["licences"] == ["CC-BY-SA-3.0"]
+    assert dawg["size"] == (built / "lexicons" / "enable.dawg").stat().st_size
+
+
+def test_cli_queries(built):
+    result = wordpack(built, "check", "enable", "cat", "qzx", "--json")
+    assert result.returncode == 1 and json.loads(result.stdout) == {"cat": True, "qzx": False}
+    result = wordpack(built, "anagram", "enable", "retinas", "--json")
+    assert json.loads(result.stdout) == ["nastier", "retains", "retinas", "stainer"]
+    result = wordpack(built, "unscramble", "enable", "tac", "--min-len", "3", "--json")
+    assert json.loads(result.stdout) == ["act", "cat"]
+    result = wordpack(built, "match", "opencorpora-nouns", "к??")
+    assert result.stdout.split() == ["3", "letters:", "кот", "кто"]
+    result = wordpack(built, "info")
+    assert "lexicons/enable.dawg" in result.stdout and "public domain" in result.stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["anagram", "klingon", "abc"], "error: unknown lexicon 'klingon'"),
+    (["anagram", "enable", "ab1"], "error: '1' in letters 'ab1' is not in the enable alphabet"),
+    (["match", "enable", "c[t"], "error: '[' in pattern"),
+    (["anagram", "opentaal", "abc"], "error: "),
+])
+def test_cli_errors_are_one_line(built, args, message):
+    result = wordpack(built, *args)
+    assert result.returncode == 1
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.stderr
