@@ -25,7 +25,9 @@ MAX_PATTERN_LENGTH = 64
 # Membership keys are (node start << _KEY_SHIFT | tile); a letter outside the alphabet becomes
 # _NOT_A_TILE, which no key uses, so the probe simply misses.
 _KEY_SHIFT = 7
-assert ARC_CHILD_SHIFT == 8 and ARC_ACCEPTS == 0x40  # inlined in Dawg.__contains__
+# The hot loops (__contains__, _makeable) inline the arc layout for speed: module globals cost a
+# dict probe each. This pins the layout they assume.
+assert (ARC_TILE_MASK, ARC_ACCEPTS, ARC_LAST, ARC_CHILD_SHIFT) == (0x3F, 0x40, 0x80, 8)
 _NOT_A_TILE = 127
 
 
@@ -63,8 +65,7 @@ class Dawg:
         if type(word) is not str or not word:
             return False
         get = (self._transitions or self._build_transitions()).get
-        # Arc layout constants inlined: this is the hottest loop of the runtime, and module
-        # globals cost a dict probe each. key = child << 7 | tile (see _KEY_SHIFT).
+        # key = child << 7 | tile (see _KEY_SHIFT); arc layout inlined (see the assert above).
         key = self._root_key
         arc = 0
         for tile in word.translate(self._tiles).encode("latin-1"):
@@ -212,41 +213,37 @@ class Dawg:
         with `starts`. A real tile is used before a blank: swapping a blank for an equal tile
         never changes which words are makeable, so each prefix is visited at most once."""
         arcs = self._arcs
-        alphabet = self.alphabet
+        letter_of = " " + self.alphabet
         forced = [self._code[ch] for ch in starts]
         found = []
-        prefix = []
 
-        def walk(p: int, blanks: int) -> None:
-            depth = len(prefix)
-            want = forced[depth] if depth < len(forced) else 0
+        def walk(p: int, blanks: int, prefix: str) -> None:
+            depth = len(prefix) + 1
+            want = forced[depth - 1] if depth <= len(forced) else 0
             while True:
                 arc = arcs[p]
-                tile = arc & ARC_TILE_MASK
+                tile = arc & 0x3F
                 if not want or tile == want:
                     if rack[tile]:
                         rack[tile] -= 1
-                        spent = 0
+                        word = prefix + letter_of[tile]
+                        if arc & 0x40 and depth >= min_len:
+                            found.append(word)
+                        if arc >> 8 and depth < max_len:
+                            walk(arc >> 8, blanks, word)
+                        rack[tile] += 1
                     elif blanks:
-                        spent = 1
-                    else:
-                        spent = -1
-                    if spent >= 0:
-                        prefix.append(alphabet[tile - 1])
-                        if arc & ARC_ACCEPTS and depth + 1 >= min_len:
-                            found.append("".join(prefix))
-                        child = arc >> ARC_CHILD_SHIFT
-                        if child and depth + 1 < max_len:
-                            walk(child, blanks - spent)
-                        prefix.pop()
-                        if not spent:
-                            rack[tile] += 1
-                if arc & ARC_LAST:
+                        word = prefix + letter_of[tile]
+                        if arc & 0x40 and depth >= min_len:
+                            found.append(word)
+                        if arc >> 8 and depth < max_len:
+                            walk(arc >> 8, blanks - 1, word)
+                if arc & 0x80:
                     return
                 p += 1
 
         if self.graph.root and max_len > 0:
-            walk(self.graph.root, blanks)
+            walk(self.graph.root, blanks, "")
         found.sort(key=lambda w: (-len(w), w))
         return found
 

@@ -1,6 +1,7 @@
 """The lexicon stages run through the Makefile on fixture sources, and the CLI on the result."""
 
 import json
+import shutil
 import subprocess
 import sys
 
@@ -13,10 +14,10 @@ TARGETS = [f"lexicons/{name}.{ext}" for name in ("enable", "opencorpora-nouns")
            for ext in ("txt", "trie", "dawg", "gaddag")]
 
 
-def run_make(artifacts, *targets, check=True):
+def run_make(artifacts, *targets, check=True, sources=FIXTURES / "sources"):
     return subprocess.run(
-        ["make", "-C", str(REPO), f"ARTIFACTS={artifacts}", f"SOURCES={FIXTURES / 'sources'}",
-         *targets], capture_output=True, text=True, check=check)
+        ["make", "-C", str(REPO), f"ARTIFACTS={artifacts}", f"SOURCES={sources}", *targets],
+        capture_output=True, text=True, check=check)
 
 
 @pytest.fixture(scope="module")
@@ -37,6 +38,19 @@ def wordpack(built, *args):
 def test_second_make_does_nothing(built):
     result = run_make(built, "-q", *[f"{built}/{t}" for t in TARGETS], check=False)
     assert result.returncode == 0, result.stdout
+
+
+def test_touching_a_source_rebuilds_only_its_lexicon(built, tmp_path):
+    sources = tmp_path / "sources"
+    shutil.copytree(FIXTURES / "sources", sources)
+    artifacts = tmp_path / "artifacts"
+    shutil.copytree(built, artifacts)
+    targets = [f"{artifacts}/{t}" for t in TARGETS]
+    (sources / "opencorpora-nouns.txt").touch()
+    plan = run_make(artifacts, "-n", *targets, sources=sources).stdout
+    rebuilt = sorted(line.split()[-1] for line in plan.splitlines() if " -o " in line)
+    assert rebuilt == sorted(f"{artifacts}/lexicons/opencorpora-nouns.{ext}"
+                             for ext in ("txt", "trie", "dawg", "gaddag"))
 
 
 def test_rebuild_is_byte_identical(built, tmp_path):

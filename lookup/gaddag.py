@@ -1,0 +1,31 @@
+"""Loading GADDAG files (written by pipeline/build_gaddag.py) for move generation.
+
+The file is a word graph (lookup/graph.py, docs/FORMATS.md) whose strings are Gordon's
+reverse(prefix) ^ suffix forms; tile 0 is the separator `^`. The move generator walks
+`arcs` directly.
+"""
+
+import functools
+from pathlib import Path
+
+from lookup.formats import GADDAG_MAGIC, require_file
+from lookup.graph import GraphFile, read_graph
+from lookup.paths import artifacts_dir
+
+
+@functools.lru_cache(maxsize=None)
+def load_gaddag(path) -> GraphFile:
+    """Read and validate a .gaddag file (cached per path).
+
+    Raises:
+        ArtifactMissing: no such file (the message names the make target).
+        CorruptArtifact, UnsupportedFormat: the file cannot be trusted.
+    """
+    path = Path(path)
+    require_file(path, f"artifacts/lexicons/{path.name}")
+    return read_graph(path, GADDAG_MAGIC)
+
+
+def gaddag(lexicon_name: str) -> GraphFile:
+    """The GADDAG of a lexicon by name, from the artifacts directory."""
+    return load_gaddag(artifacts_dir() / "lexicons" / f"{lexicon_name}.gaddag")
