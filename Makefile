@@ -113,6 +113,11 @@ test-full: $(VENV)/.installed artifacts
 	$(PY) -m pytest -q -m full
 .PHONY: test-full
 
+## bench: run the benchmarks on the built artifacts and write bench/results.md
+bench: $(VENV)/.bench-installed artifacts
+	$(PY) bench/run.py
+.PHONY: bench
+
 ## help: list the public targets
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'

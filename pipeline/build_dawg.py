@@ -23,9 +23,13 @@ from lookup.formats import (
     GRAPH_VERSION,
     MAX_ALPHABET,
 )
+from tqdm import tqdm
+
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
+# Inputs shorter than this build in well under a second: no progress bar.
+_PROGRESS_FROM = 200_000
 # A frozen node is a tuple of arcs (tile, accepts, child_id); child_id NO_CHILD means a leaf arc.
 NO_CHILD = -1
 
@@ -49,7 +53,7 @@ class _NodeRegistry:
         return len(self.nodes) - 1
 
 
-def build_automaton(strings, share: bool = True) -> tuple[list[tuple], int]:
+def build_automaton(strings, share: bool = True, desc: str = "") -> tuple[list[tuple], int]:
     """Build the automaton of sorted, distinct tile strings (each a str of chr(tile) codes).
 
     Returns (nodes, root_id). Nodes are frozen before their parents, so every child id is
@@ -62,7 +66,8 @@ def build_automaton(strings, share: bool = True) -> tuple[list[tuple], int]:
     # path[d + 1] until that node is frozen.
     path: list[list[list]] = [[]]
     previous = ""
-    for string in strings:
+    for string in tqdm(strings, desc=desc or "automaton", unit="str", mininterval=1.0,
+                       disable=len(strings) < _PROGRESS_FROM, leave=False):
         if string <= previous and previous:
             raise BadInput(f"input is not sorted and distinct at {string!r}")
         if not string:
@@ -159,7 +164,7 @@ def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None)
     """The .dawg file of sorted, distinct words (input_sha256 defaults to that of the list)."""
     if input_sha256 is None:
         input_sha256 = hashlib.sha256("".join(w + "\n" for w in words).encode()).hexdigest()
-    nodes, root = build_automaton(tile_strings(words, alphabet), share=True)
+    nodes, root = build_automaton(tile_strings(words, alphabet), share=True, desc="dawg")
     return graph_bytes(DAWG_MAGIC, alphabet, input_sha256, len(words), nodes, root)
 
 

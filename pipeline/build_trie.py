@@ -16,7 +16,7 @@ from pipeline.build_dawg import build_automaton, graph_bytes, tile_strings, writ
 
 def trie_bytes(words: list[str], alphabet: str, input_sha256: str) -> bytes:
     """The .trie file of sorted, distinct words."""
-    nodes, root = build_automaton(tile_strings(words, alphabet), share=False)
+    nodes, root = build_automaton(tile_strings(words, alphabet), share=False, desc="trie")
     return graph_bytes(TRIE_MAGIC, alphabet, input_sha256, len(words), nodes, root)
 
 

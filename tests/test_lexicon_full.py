@@ -21,6 +21,9 @@ pytestmark = pytest.mark.full
 # name: (words, DAWG nodes, DAWG arcs including the root pointer)
 EXPECTED = {
     "enable": (172820, 53602, 122173),
+    "opentaal": (348507, 161670, 348222),
+    "igerman98": (355725, 94794, 178672),
+    "opencorpora-nouns": (67261, 41680, 88240),
 }
 
 

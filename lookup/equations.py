@@ -1,0 +1,270 @@
+"""Nerdle equations: the rules, a validator for user guesses, and the reader of equation lists.
+
+An equation is `LEFT=RIGHT` over the symbols `0-9 + - * / =` (design §2):
+
+- exactly one `=`;
+- RIGHT is a non-negative integer written without leading zeros (`0` itself is allowed);
+- LEFT is numbers joined by `+ - * /`, with at least one operator, no unary minus (an operator
+  never starts LEFT nor follows another operator) and no leading zeros (`07` is not a number);
+- LEFT is evaluated with the usual precedence (`*` and `/` before `+` and `-`, left to right
+  otherwise) in exact rational arithmetic: intermediate values may be fractions (`10/4*2=5` is
+  true), dividing by zero makes the equation invalid, and only the final value must equal RIGHT.
+
+The two list kinds differ in one rule only, the lone zero:
+
+- `answers`: the number `0` may not appear on the left at all (`0+12=12` and `12-0*5=12` are
+  not answers). RIGHT may be `0` (`12-12=0` is an answer).
+- `guesses`: the same grammar with `0` allowed as an operand (`0+12=12`, `5*0+1=1`).
+
+These readings reproduce the published counts exactly: answers 127 / 206 / 6,661 / 17,723 and
+guesses 184 / 476 / 11,857 / 67,346 for lengths 5 / 6 / 7 / 8.
+
+Equation lists (`artifacts/sources/nerdle-<variant>-<kind>.txt`, built by
+pipeline/generate_equations.py) are UTF-8 text, one equation per line, sorted in plain string
+order, each line ending in "\\n", after one header line:
+
+    # nerdle-equations rules=1 length=8 kind=answers count=17723
+
+The header is the only line starting with `#` (no equation contains `#`), so a reader that only
+wants the equations drops the first line, or every line starting with `#`. `rules` is
+RULES_VERSION and changes whenever the rules above change; `count` is the number of equation
+lines, so a truncated list is detected.
+"""
+
+from fractions import Fraction
+
+from lookup.errors import BadInput, UnknownName
+from lookup.formats import check_version, corrupt, require_file
+
+SYMBOLS = "0123456789+-*/="
+OPERATORS = "+-*/"
+DIGITS = "0123456789"
+KINDS = ("answers", "guesses")
+# Game id -> equation length.
+NERDLE_LENGTHS = {"nerdle-micro": 5, "nerdle-mini": 6, "nerdle-midi": 7, "nerdle-classic": 8}
+LIST_FORMAT = "nerdle-equations"
+RULES_VERSION = 1
+RULES_EARLIEST_SUPPORTED_VERSION = 1
+_HEADER_KEYS = ("rules", "length", "kind", "count")
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+def nerdle_length(game: str) -> int:
+    """The equation length of a Nerdle variant.
+
+    Args:
+        game: a game id, e.g. "nerdle-classic".
+
+    Returns:
+        The number of symbols in each of its equations.
+
+    Raises:
+        UnknownName: `game` is not a Nerdle variant.
+    """
+    try:
+        return NERDLE_LENGTHS[game]
+    except KeyError:
+        known = ", ".join(NERDLE_LENGTHS)
+        raise UnknownName(f"unknown Nerdle variant {game!r}: use one of {known}") from None
+
+
+def evaluate_left(left: str, *, kind: str = "answers") -> Fraction:
+    """The exact value of the left side of an equation.
+
+    Args:
+        left: the text before `=`, e.g. "10/4*2".
+        kind: "answers" (no lone 0 operand) or "guesses" (0 allowed as an operand).
+
+    Returns:
+        The value as a Fraction (it may be negative or not an integer).
+
+    Raises:
+        BadInput: `left` breaks the grammar or divides by zero; the message says how.
+    """
+    _check_kind(kind)
+    if not left:
+        raise BadInput("the left side is empty: write a calculation before '='")
+    numbers, operators = _split_left(left, kind)
+    # Standard precedence: `total` is the sum of the finished terms, `term` the running
+    # product/quotient; `sign` is the +/- that precedes the running term.
+    total, sign, term = Fraction(0), 1, Fraction(numbers[0])
+    for operator, number in zip(operators, numbers[1:]):
+        if operator == "*":
+            term *= number
+        elif operator == "/":
+            if number == 0:
+                raise BadInput(f"'{left}' divides by zero")
+            term /= number
+        else:
+            total += sign * term
+            sign, term = (1 if operator == "+" else -1), Fraction(number)
+    return total + sign * term
+
+
+def validate_equation(
+    text: str, *, length: int | None = None, kind: str = "answers", game: str | None = None
+) -> None:
+    """Check that `text` is a true equation under the Nerdle rules (see the module docstring).
+
+    Args:
+        text: the equation, e.g. "54-36=18".
+        length: the required number of symbols; None for any length, or the length of `game`
+            when `game` is given.
+        kind: "answers" (no lone 0 on the left) or "guesses" (0 allowed as an operand).
+        game: a game id, used for the length when `length` is None and to name the game in the
+            wrong-length message.
+
+    Raises:
+        BadInput: `text` is not a valid true equation; the one-line message says why, e.g.
+            "'12+3=14' is not true: 12+3 = 15".
+        UnknownName: `game` is not a Nerdle variant and `length` is None.
+    """
+    _check_kind(kind)
+    if length is None and game is not None:
+        length = nerdle_length(game)
+    if not isinstance(text, str):
+        raise BadInput(f"an equation is a string, not {type(text).__name__}")
+    for symbol in text:
+        if symbol not in SYMBOLS:
+            raise BadInput(f"symbol {symbol!r} is not allowed: use 0-9 + - * / =")
+    if length is not None and len(text) != length:
+        raise BadInput(f"wrong length: {len(text)}, {game or 'this game'} uses {length}")
+    equals = text.count("=")
+    if equals != 1:
+        word = _COUNT_WORDS[equals] if equals < len(_COUNT_WORDS) else str(equals)
+        raise BadInput(f"equation has {word} '=': write exactly one, as in LEFT=RIGHT")
+    left, right = text.split("=")
+    if not right:
+        raise BadInput(f"'{text}' has nothing after '=': the right side is a number")
+    for symbol in right:
+        if symbol not in DIGITS:
+            raise BadInput(f"the right side '{right}' must be a plain number, without {symbol!r}")
+    if len(right) > 1 and right[0] == "0":
+        raise BadInput(f"the right side '{right}' has a leading zero")
+    value = evaluate_left(left, kind=kind)
+    if value != int(right):
+        raise BadInput(f"'{text}' is not true: {left} = {value}")
+
+
+def is_valid_answer(text: str, length: int | None = None) -> bool:
+    """Whether `text` is a valid answer equation (of `length` symbols, if given)."""
+    return _is_valid(text, length, "answers")
+
+
+def is_valid_guess(text: str, length: int | None = None) -> bool:
+    """Whether `text` is an allowed guess (a true equation; 0 may be an operand)."""
+    return _is_valid(text, length, "guesses")
+
+
+def format_header(*, length: int, kind: str, count: int) -> str:
+    """The first line of an equation list, without its newline."""
+    _check_kind(kind)
+    return f"# {LIST_FORMAT} rules={RULES_VERSION} length={length} kind={kind} count={count}"
+
+
+def parse_header(line: str, path="equation list") -> dict:
+    """Parse and check the header line of an equation list.
+
+    Args:
+        line: the first line, with or without its newline.
+        path: the file it came from, for messages.
+
+    Returns:
+        {"rules": int, "length": int, "kind": str, "count": int}.
+
+    Raises:
+        CorruptArtifact: the line is not an equation-list header.
+        UnsupportedFormat: the list was written under rules this reader does not know.
+    """
+    fields = line.rstrip("\n").split(" ")
+    if fields[:2] != ["#", LIST_FORMAT] or len(fields) != 2 + len(_HEADER_KEYS):
+        raise corrupt(path, f"first line is not a '# {LIST_FORMAT} ...' header")
+    header = {}
+    for key, field in zip(_HEADER_KEYS, fields[2:]):
+        name, _, value = field.partition("=")
+        if name != key:
+            raise corrupt(path, f"header field {field!r} should be {key}=...")
+        header[key] = value if key == "kind" else _header_int(path, field, value)
+    check_version(path, header["rules"], RULES_EARLIEST_SUPPORTED_VERSION, RULES_VERSION)
+    if header["kind"] not in KINDS:
+        raise corrupt(path, f"header kind {header['kind']!r} is neither answers nor guesses")
+    return header
+
+
+def read_equation_list(path, make_target: str | None = None) -> tuple[dict, list[str]]:
+    """Read an equation list written by pipeline/generate_equations.py.
+
+    Args:
+        path: the list file.
+        make_target: the make target that builds it (named when the file is missing); by
+            default the path itself.
+
+    Returns:
+        (header, equations): the parsed header (see parse_header) and the equations in file
+        order (sorted).
+
+    Raises:
+        ArtifactMissing: the file does not exist.
+        CorruptArtifact: bad header, wrong count (truncation), or a line of the wrong length.
+        UnsupportedFormat: the list was written under newer rules.
+    """
+    path = require_file(path, make_target or str(path))
+    with open(path, encoding="utf-8", newline="") as handle:
+        header = parse_header(handle.readline(), path)
+        text = handle.read()
+    if text and not text.endswith("\n"):
+        raise corrupt(path, "last line has no newline (truncated?)")
+    equations = text.split("\n")[:-1]
+    if len(equations) != header["count"]:
+        raise corrupt(path, f"header says {header['count']} equations, file has {len(equations)}")
+    for equation in equations:
+        if len(equation) != header["length"]:
+            raise corrupt(path, f"line {equation!r} is not {header['length']} symbols long")
+    return header, equations
+
+
+def _is_valid(text, length, kind) -> bool:
+    try:
+        validate_equation(text, length=length, kind=kind)
+    except BadInput:
+        return False
+    return True
+
+
+def _check_kind(kind) -> None:
+    if kind not in KINDS:
+        raise BadInput(f"unknown equation kind {kind!r}: use answers or guesses")
+
+
+def _header_int(path, field, value) -> int:
+    if not value.isdigit():
+        raise corrupt(path, f"header field {field!r} is not a number")
+    return int(value)
+
+
+def _split_left(left: str, kind: str) -> tuple[list[int], list[str]]:
+    """Numbers and operators of a left side, checking the grammar (see the module docstring)."""
+    numbers, operators, start = [], [], 0
+    for index, symbol in enumerate(left + "+"):  # the sentinel "+" closes the last number
+        if symbol in DIGITS:
+            continue
+        if symbol not in OPERATORS:
+            raise BadInput(f"symbol {symbol!r} is not allowed in the left side: use 0-9 + - * /")
+        number = left[start:index]
+        if not number:
+            if index == 0:
+                raise BadInput(f"'{left}' starts with {symbol!r}: there is no unary minus or plus")
+            if index == len(left):
+                raise BadInput(f"'{left}' ends with an operator: a number must follow it")
+            raise BadInput(f"'{left}' has two operators in a row: {left[index - 1:index + 1]!r}")
+        if len(number) > 1 and number[0] == "0":
+            raise BadInput(f"number '{number}' in '{left}' has a leading zero")
+        if number == "0" and kind == "answers":
+            raise BadInput(f"'{left}' uses the number 0: a lone 0 is allowed in guesses only")
+        numbers.append(int(number))
+        operators.append(symbol)
+        start = index + 1
+    operators.pop()  # the sentinel
+    if not operators:
+        raise BadInput(f"the left side '{left}' needs an operator: + - * or /")
+    return numbers, operators
