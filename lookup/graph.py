@@ -3,12 +3,12 @@
 The writer is pipeline/build_dawg.py; the layout is in docs/FORMATS.md.
 """
 
+import array
 import hashlib
 import mmap
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from lookup.formats import (
     ARC_CHILD_SHIFT,
@@ -83,6 +83,12 @@ def read_graph(path, magic: bytes, verify: bool = True) -> GraphFile:
         alphabet = bytes(buffer[GRAPH_HEADER.size:GRAPH_HEADER.size + alphabet_len]).decode()
     except UnicodeDecodeError:
         raise corrupt(path, "alphabet is not UTF-8") from None
-    arcs = np.frombuffer(buffer, dtype="<u4", count=arc_count, offset=header_size).tolist()
+    # array rather than numpy: loading a lexicon then needs no numpy import (faster start-up).
+    words = array.array("I")
+    assert words.itemsize == 4
+    words.frombytes(buffer[header_size:])
+    if sys.byteorder == "big":
+        words.byteswap()
+    arcs = words.tolist()
     return GraphFile(path, found_magic, version, input_sha.hex(), alphabet, word_count, node_count,
                      arcs, arcs[ROOT_POINTER_INDEX] >> ARC_CHILD_SHIFT, size)
