@@ -6,12 +6,14 @@ Usage: .venv/bin/python bench/run.py [AREA ...]
 """
 
 import importlib
+import os
 import platform
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+os.environ.setdefault("TQDM_DISABLE", "1")  # progress bars would interleave with the table
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
