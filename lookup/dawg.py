@@ -69,7 +69,7 @@ class Dawg:
         get = (self._transitions or self._build_transitions()).get
         try:
             letters = word.encode(self._codec)
-        except (UnicodeEncodeError, TypeError):
+        except UnicodeEncodeError:
             return False
         key = self.graph.root << 8
         arc = 0
