@@ -83,9 +83,82 @@ $(ARTIFACTS)/sources/nerdle-classic-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
 	$(WORDPACK) build equations --length 8 --kind $* -o $@
 # nerdle equations end
 
+# word games: config/guessing.toml -> per game <id>.game.json (+ answer and guess lists),
+# .feedback.npy (+ .feedback.json), .openers.parquet, .tree.msgpack, .hard.tree.msgpack.
+# Which sources each game reads comes from the config, via the generated fragment below, so a
+# new game is a config table and its sources, with no change here.
+GUESSING_CONFIG ?= config/guessing.toml
+GUESSING := $(ARTIFACTS)/guessing
+GUESSING_MK := $(ARTIFACTS)/_guessing.mk
+GAME_CODE := pipeline/build_game.py pipeline/cli_guessing.py lookup/feedback.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+FEEDBACK_CODE := pipeline/build_feedback.py lookup/feedback.py lookup/guessing.py lookup/formats.py
+OPENERS_CODE := pipeline/build_openers.py lookup/feedback.py lookup/formats.py
+TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/build_openers.py pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
+
+# Defines GUESSING_GAMES and each game's source prerequisites; make rebuilds it, then restarts.
+$(GUESSING_MK): $(GUESSING_CONFIG) pipeline/build_game.py | $(VENV)/.installed
+	$(WORDPACK) build guessing-make $(GUESSING_CONFIG) -o $@
+include $(GUESSING_MK)
+
+GUESSING_GAME_FILES := $(foreach g,$(GUESSING_GAMES),$(foreach f,game.json feedback.npy openers.parquet tree.msgpack hard.tree.msgpack,$(GUESSING)/$(g).$(f)))
+GUESSING_ARTIFACTS += $(GUESSING)/games.json $(GUESSING_GAME_FILES)
+
+## guessing: every guessing game's lists, matrix, opener table and trees
+guessing: $(GUESSING)/games.json $(GUESSING_GAME_FILES)
+.PHONY: guessing
+
+## wordle-en (or any game id of config/guessing.toml): that game's artifacts
+$(GUESSING_GAMES): %: $(GUESSING)/games.json $(foreach f,game.json feedback.npy openers.parquet tree.msgpack hard.tree.msgpack,$(GUESSING)/%.$(f))
+.PHONY: $(GUESSING_GAMES)
+
+$(GUESSING)/games.json: $(GUESSING_CONFIG) $(GAME_CODE) | $(VENV)/.installed
+	$(WORDPACK) build guessing-index $(GUESSING_CONFIG) -o $@
+
+# One run writes all three (pattern rules with several targets are grouped).
+$(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt: $(GUESSING_CONFIG) $(GAME_CODE) | $(VENV)/.installed
+	$(WORDPACK) build game $(GUESSING_CONFIG) $* --sources $(SOURCES) --artifacts $(ARTIFACTS) -o $(GUESSING)/$*.game.json
+
+$(GUESSING)/%.feedback.npy $(GUESSING)/%.feedback.json: $(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt $(FEEDBACK_CODE) | $(VENV)/.installed
+	$(WORDPACK) build feedback $< -o $(GUESSING)/$*.feedback.npy
+
+$(GUESSING)/%.openers.parquet: $(GUESSING)/%.feedback.npy $(OPENERS_CODE) | $(VENV)/.installed
+	$(WORDPACK) build openers $< -o $@
+
+$(GUESSING)/%.hard.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) | $(VENV)/.installed
+	$(WORDPACK) build tree $< --hard -o $@
+
+$(GUESSING)/%.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) | $(VENV)/.installed
+	$(WORDPACK) build tree $< -o $@
+# word games end
+
 # ---- end guessing games --------------------------------------------------------------------
 
 # ---- crossword games -----------------------------------------------------------------------
+# config/crossword/<id>.toml -> artifacts/crossword/<id>.json, the rules lookup.crossword_game
+# reads; its moves come from the lexicon's .gaddag (lexicons section). A new game is a new
+# rules file, found here by wildcard.
+CROSSWORD_GAMES := $(patsubst config/crossword/%.toml,%,$(wildcard config/crossword/*.toml))
+CROSSWORD_ARTIFACTS := $(CROSSWORD_GAMES:%=$(ARTIFACTS)/crossword/%.json)
+CROSSWORD_CODE := pipeline/build_crossword.py lookup/crossword.py lookup/board.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+# Self-play positions (tests/fixtures/crossword/selfplay-<id>.json, committed) that the tests
+# and bench/bench_crossword.py replay.
+CROSSWORD_SELFPLAY_GAMES ?= 8
+CROSSWORD_SELFPLAY_SEED ?= 2024
+
+## crossword: the rules of every crossword game
+crossword: $(CROSSWORD_ARTIFACTS)
+.PHONY: crossword
+
+$(ARTIFACTS)/crossword/%.json: config/crossword/%.toml $(CROSSWORD_CODE) | $(VENV)/.installed
+	$(WORDPACK) build crossword $< -o $@
+
+## crossword-positions: replay the committed self-play games (after a rules or lexicon change)
+crossword-positions: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag)
+	for game in $(CROSSWORD_GAMES); do \
+	  WORDPACK_ARTIFACTS=$(ARTIFACTS) $(WORDPACK) selfplay $$game --games $(CROSSWORD_SELFPLAY_GAMES) \
+	    --seed $(CROSSWORD_SELFPLAY_SEED) -o tests/fixtures/crossword/selfplay-$$game.json; \
+	done
+.PHONY: crossword-positions
 # ---- end crossword games -------------------------------------------------------------------
 
 # ---- manifest (after every section: it lists all of their artifacts) --------------------------

@@ -1,0 +1,201 @@
+"""Guessing-game feedback (Wordle, Nerdle): the encoding, a reference function, the matrix reader.
+
+Encoding (stated once here; docs/FORMATS.md repeats it for other languages). A feedback for a
+word of length n is n trits, one per position: 0 = grey (letter not in the answer, or all its
+copies already accounted for), 1 = yellow (in the answer elsewhere), 2 = green (right place).
+**Position 0 is the most significant trit**:
+
+    code = t[0] * 3**(n-1) + t[1] * 3**(n-2) + ... + t[n-1]
+
+so all-green is 3**n - 1 (242 for Wordle) and all-grey is 0. The string form is the digits
+t[0] t[1] ... t[n-1], e.g. "20210". Worked example: guess SNAKE, answer SHARK:
+S green (2), N grey (0), A green (2), K yellow (1), E grey (0) -> "20210"
+-> 2*81 + 0*27 + 2*9 + 1*3 + 0 = 183.
+
+Repeated letters use the two-pass rule: first every position whose letter matches the answer is
+green; then, left to right, a remaining position is yellow while the answer still has unmatched
+copies of its letter (copies not used by a green or an earlier yellow), else grey. So ERROR vs
+ELDER is "20002": E green, R grey (ELDER's only R is matched by the green R at the end), R grey,
+O grey, R green.
+
+A feedback matrix stores one code per (guess, answer) pair: rows follow the game's guess list,
+columns its answer list; dtype uint8 when 3**n <= 256 (Wordle), else little-endian uint16
+(Nerdle, 3**8 = 6561).
+"""
+
+import functools
+import json
+from pathlib import Path
+
+import numpy as np
+
+from lookup.errors import BadInput
+from lookup.formats import (
+    FEEDBACK_EARLIEST_SUPPORTED_VERSION,
+    FEEDBACK_FORMAT,
+    FEEDBACK_VERSION,
+    check_version,
+    corrupt,
+    require_file,
+    sha256_file,
+)
+
+GREY, YELLOW, GREEN = 0, 1, 2
+
+
+def code_count(length: int) -> int:
+    """Number of distinct feedback codes for words of `length` characters (3**length)."""
+    return 3**length
+
+
+def all_green(length: int) -> int:
+    """The code of a solved guess: every trit 2, i.e. 3**length - 1."""
+    return 3**length - 1
+
+
+def code_dtype(length: int) -> np.dtype:
+    """Matrix dtype: uint8 while every code fits in a byte (3**length <= 256), else <u2."""
+    if code_count(length) <= 256:
+        return np.dtype("u1")
+    if code_count(length) <= 65536:
+        return np.dtype("<u2")
+    raise BadInput(f"word length {length} is too long: feedback codes must fit in 16 bits")
+
+
+def feedback_trits(guess: str, answer: str) -> list[int]:
+    """Reference feedback, one trit per position (slow, obviously correct; the tests' oracle).
+
+    Args:
+        guess: the guessed word.
+        answer: the hidden word, same length as `guess`.
+
+    Returns:
+        The trits t[0..n-1] (0 grey, 1 yellow, 2 green).
+
+    Raises:
+        BadInput: the two words differ in length.
+    """
+    if len(guess) != len(answer):
+        raise BadInput(f"{guess!r} and {answer!r} differ in length")
+    trits = [GREY] * len(guess)
+    unmatched: dict[str, int] = {}
+    # Pass 1: greens; every answer letter not matched by a green stays available.
+    for i, (g, a) in enumerate(zip(guess, answer)):
+        if g == a:
+            trits[i] = GREEN
+        else:
+            unmatched[a] = unmatched.get(a, 0) + 1
+    # Pass 2: yellows left to right while unmatched copies remain.
+    for i, g in enumerate(guess):
+        if trits[i] != GREEN and unmatched.get(g, 0) > 0:
+            trits[i] = YELLOW
+            unmatched[g] -= 1
+    return trits
+
+
+def trits_to_code(trits) -> int:
+    """Code of a trit sequence, position 0 most significant."""
+    code = 0
+    for t in trits:
+        code = code * 3 + t
+    return code
+
+
+def code_to_digits(code: int, length: int) -> str:
+    """The digit string of a code, e.g. code_to_digits(183, 5) == "20210"."""
+    digits = []
+    for _ in range(length):
+        code, t = divmod(code, 3)
+        digits.append("012"[t])
+    return "".join(reversed(digits))
+
+
+def digits_to_code(digits: str) -> int:
+    """The code of a digit string, e.g. digits_to_code("20210") == 183."""
+    return trits_to_code(int(d) for d in digits)
+
+
+def feedback_reference(guess: str, answer: str) -> int:
+    """Reference feedback code of `guess` against `answer` (see the module docstring)."""
+    return trits_to_code(feedback_trits(guess, answer))
+
+
+def read_word_list(path) -> list[str]:
+    """Words of a list file: one per line, UTF-8; blank lines and '#' comment lines skipped."""
+    words = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            word = line.strip()
+            if word and not word.startswith("#"):
+                words.append(word)
+    return words
+
+
+class FeedbackMatrix:
+    """A loaded feedback matrix with the word lists it is tied to.
+
+    Attributes:
+        codes: the memory-mapped matrix, uint8 or <u2 [len(guesses), len(answers)].
+        guesses: the guess list (row order).
+        answers: the answer list (column order).
+        length: word length.
+    """
+
+    def __init__(self, codes: np.ndarray, guesses: list[str], answers: list[str], length: int):
+        self.codes = codes  # uint8|uint16[n_guesses, n_answers]
+        self.guesses = guesses
+        self.answers = answers
+        self.length = length
+        self.guess_index = {w: i for i, w in enumerate(guesses)}
+        self.answer_index = {w: i for i, w in enumerate(answers)}
+
+
+@functools.lru_cache(maxsize=None)
+def load_feedback(path) -> FeedbackMatrix:
+    """Load `<game>.feedback.npy` with its header `<game>.feedback.json` and the two word lists.
+
+    The header ties the matrix to the exact bytes of the lists and of the .npy file; every
+    mismatch is refused.
+
+    Args:
+        path: the .npy file.
+
+    Returns:
+        The matrix (memory-mapped, read-only) and its word lists.
+
+    Raises:
+        ArtifactMissing: a file is missing (the message names the make target).
+        UnsupportedFormat: the header has a format version this reader cannot read.
+        CorruptArtifact: a checksum, shape or dtype does not match the header.
+    """
+    path = require_file(path, str(path))
+    header_path = require_file(feedback_header_path(path), str(path))
+    try:
+        header = json.loads(header_path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise corrupt(header_path, "not a JSON feedback-matrix header") from None
+    if not isinstance(header, dict) or header.get("format") != FEEDBACK_FORMAT:
+        raise corrupt(header_path, f"not a {FEEDBACK_FORMAT} header")
+    check_version(header_path, header.get("version"), FEEDBACK_EARLIEST_SUPPORTED_VERSION,
+                  FEEDBACK_VERSION)
+    lists = {}
+    for role in ("guesses", "answers"):
+        list_path = require_file(path.parent / header[role]["file"], str(path))
+        if sha256_file(list_path) != header[role]["sha256"]:
+            raise corrupt(path, f"its {role} list {list_path.name} does not match the sha256 in "
+                          f"{header_path.name}")
+        lists[role] = read_word_list(list_path)
+    if sha256_file(path) != header["sha256"]:
+        raise corrupt(path, f"sha256 does not match {header_path.name}")
+    codes = np.load(path, mmap_mode="r", allow_pickle=False)
+    length = header["length"]
+    shape = (len(lists["guesses"]), len(lists["answers"]))
+    if codes.shape != shape or codes.dtype != code_dtype(length):
+        raise corrupt(path, f"shape {codes.shape} / dtype {codes.dtype} do not match the word "
+                      f"lists {shape} / {code_dtype(length)}")
+    return FeedbackMatrix(codes, lists["guesses"], lists["answers"], length)
+
+
+def feedback_header_path(npy_path) -> Path:
+    """`x.feedback.npy` -> `x.feedback.json`."""
+    return Path(npy_path).with_suffix(".json")

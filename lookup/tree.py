@@ -1,0 +1,97 @@
+"""Reader of decision trees (`<game>.tree.msgpack`, `<game>.hard.tree.msgpack`).
+
+The file is one msgpack array `[header, root]` (header first, as wordfreq's cBpack files):
+
+  header: map with "format": "guess-tree", "version": 1, "game", "hard", "max_guesses",
+          "depth_limit" (the guess limit the search used), "search_width" (0: exact),
+          "root" (the opening word), "answers_sha256" / "guesses_sha256" (the word lists the
+          indices refer to), "total", "max", "histogram" (answers solved at guess 1, 2, ...),
+          "proven_optimal", "optimal_over", "root_choice", "screened", "nodes_visited",
+          "guesses_evaluated".
+  node:   array [guess, codes, children]: `guess` indexes the game's guess list, `codes` lists
+          the feedback codes other than all-green in ascending order, and `children[i]` is the
+          node played after `codes[i]`. A node whose guess is the only answer left has
+          empty codes and children.
+
+Nodes are arrays rather than maps keyed by code because msgpack >= 1.0 refuses integer map keys
+unless every reader passes strict_map_key=False.
+"""
+
+import bisect
+import functools
+
+import msgpack
+
+from lookup.formats import (
+    TREE_EARLIEST_SUPPORTED_VERSION,
+    TREE_FORMAT,
+    TREE_VERSION,
+    check_version,
+    corrupt,
+    require_file,
+)
+
+
+class GuessTree:
+    """A loaded decision tree.
+
+    Attributes:
+        header: the header map (see the module docstring).
+        root: the root node [guess, codes, children].
+    """
+
+    def __init__(self, header: dict, root: list):
+        self.header = header
+        self.root = root
+
+    def child(self, node: list, code: int):
+        """The node after `node`'s guess got `code`, or None when the tree has no such branch."""
+        codes = node[1]
+        i = bisect.bisect_left(codes, code)
+        if i < len(codes) and codes[i] == code:
+            return node[2][i]
+        return None
+
+    def stats(self) -> dict:
+        """{"total", "mean", "max", "histogram"}; histogram maps guesses used -> answers."""
+        histogram = self.header["histogram"]
+        answers = sum(histogram)
+        return {
+            "total": self.header["total"],
+            "mean": round(self.header["total"] / answers, 4),
+            "max": self.header["max"],
+            "histogram": {depth: count for depth, count in enumerate(histogram, 1) if count},
+        }
+
+
+@functools.lru_cache(maxsize=None)
+def load_tree(path, answers_sha256: str, guesses_sha256: str) -> GuessTree:
+    """Load a tree and check that it indexes the given word lists.
+
+    Args:
+        path: the .tree.msgpack file.
+        answers_sha256: sha256 of the game's answer list file.
+        guesses_sha256: sha256 of the game's guess list file.
+
+    Returns:
+        The tree.
+
+    Raises:
+        ArtifactMissing: the file is missing.
+        UnsupportedFormat: a format version this reader cannot read.
+        CorruptArtifact: not a guess-tree, truncated, or built from other word lists.
+    """
+    path = require_file(path, str(path))
+    try:
+        data = msgpack.unpackb(path.read_bytes(), raw=False)
+    except (ValueError, msgpack.exceptions.ExtraData, msgpack.exceptions.UnpackException):
+        raise corrupt(path, "not a complete msgpack guess-tree") from None
+    if (not isinstance(data, list) or len(data) != 2 or not isinstance(data[0], dict)
+            or data[0].get("format") != TREE_FORMAT):
+        raise corrupt(path, f"not a {TREE_FORMAT} file")
+    header, root = data
+    check_version(path, header.get("version"), TREE_EARLIEST_SUPPORTED_VERSION, TREE_VERSION)
+    if header.get("answers_sha256") != answers_sha256 or header.get(
+            "guesses_sha256") != guesses_sha256:
+        raise corrupt(path, "built from other word lists than the game's")
+    return GuessTree(header, root)

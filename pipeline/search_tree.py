@@ -1,0 +1,484 @@
+"""Exact decision-tree search for guessing games (numba kernels; build time only).
+
+Cost model: the cost of a tree over an answer set S is the total number of guesses summed over
+the answers of S, each answer counting every guess up to and including the all-green one. With
+f(S) the optimal cost,
+
+    f({a}) = 1,  f({a, b}) = 3,  f(S) = min over guesses g of n + sum over groups T of f(T)
+
+where n = |S| and the groups T are the non-green groups of S split by the feedback of g. A
+guess that leaves all of S in one non-green group makes no progress and is never taken. The
+game's guess limit (Wordle: 6) bounds the depth: f_d(S) is the best cost with at most d
+guesses, infinite (INFINITE) when no tree fits; children get d - 1. The limit rarely binds in
+normal mode, but in hard mode the unlimited optimum for wordle-en needs 7 guesses somewhere.
+
+Lower bound (design §6): a group T costs at least 2|T| - 1 (one guess that is an answer of T
+and splits the rest into singletons), so a guess leaving k non-green groups costs at least
+n + sum (2|T| - 1) = 3n - k - 2[g in S]. The search is a depth-first branch and bound:
+  - `solve(S, beta)` returns f(S) when f(S) < beta, else a lower bound >= beta (fail high);
+  - guesses are tried in order of that bound (then guess-list order, so answers first), and
+    the loop stops once the bound reaches the best total; ordering ties by sum of squared group
+    sizes was tried and saved only 4% of the nodes for a second pass over the matrix;
+  - while a guess is evaluated, its groups are solved largest first, each with the budget left
+    (beta cut-off); unsolved groups count with their lower bound (2|T| - 1, or the memo's);
+  - two guesses that split S into the same groups (with the same all-green group) cost the
+    same, so only the first is evaluated;
+  - a memo maps a hash of (S, allowed guesses, guesses left) to the exact value and best
+    guess, or to a proven lower bound.
+Quick exits: if an answer of S splits S into singletons, f(S) = 2n - 1; else if any guess does,
+f(S) = 2n. The per-node scan that counts every allowed guess's groups reads the transposed
+matrix (answers x guesses) row by row, so a node streams |S| contiguous rows.
+
+Hard mode: a guess must keep every green letter in place and contain every green or yellow
+letter as often as the last feedback showed it (the original game's check against the last
+row; it implies every earlier row's check). The allowed set of a child is the parent's set
+filtered by the new feedback, and it is part of the memo key. Answers still possible are always
+allowed, so every node can finish.
+
+Games too big for the exact search within a build's time (answer lists of several thousand,
+hard mode) can set a width: each node then evaluates only its first `width` guesses in bound
+order. Everything else stays the same, so the result is a valid tree and the best one among
+those choices, but not proven optimal; the tree header says which.
+
+Hashes (64-bit Zobrist sums of per-answer and per-guess random keys, fixed seed) identify
+answer sets, allowed sets and partitions; a collision could in principle hide a better tree,
+so every built tree is re-walked with the reference feedback function in the tests.
+"""
+
+import numba
+import numpy as np
+from numba import types
+from numba.typed import Dict
+
+# Memo value packing: value << 32 | (guess + 1) << 1 | exact. guess + 1 == 0 means "none".
+_EXACT = np.int64(1)
+INFINITE = np.int64(1 << 30)
+
+
+@numba.njit(cache=True)
+def _pack(value, guess, exact):
+    return (np.int64(value) << 32) | (np.int64(guess + 1) << 1) | np.int64(exact)
+
+
+@numba.njit(cache=True)
+def _hash_set(items, keys):
+    h = np.uint64(0)
+    for x in items:
+        h += keys[x]
+    return h
+
+
+@numba.njit(cache=True)
+def _split(codes_row, S, ncodes, green):
+    """Group S by codes_row[S]: returns (order, starts, group_codes); order lists S grouped.
+
+    Groups are in ascending code order; the all-green group (if any) is included with its code.
+    """
+    n = S.shape[0]
+    count = np.zeros(ncodes + 1, np.int32)
+    for j in range(n):
+        count[codes_row[S[j]] + 1] += 1
+    ngroups = 0
+    for c in range(ncodes):
+        if count[c + 1] > 0:
+            ngroups += 1
+        count[c + 1] += count[c]
+    order = np.empty(n, np.int32)
+    pos = count[:ncodes].copy()
+    for j in range(n):
+        c = codes_row[S[j]]
+        order[pos[c]] = S[j]
+        pos[c] += 1
+    starts = np.empty(ngroups + 1, np.int32)
+    group_codes = np.empty(ngroups, np.int32)
+    gi = 0
+    for c in range(ncodes):
+        if count[c + 1] > count[c]:
+            starts[gi] = count[c]
+            group_codes[gi] = c
+            gi += 1
+    starts[ngroups] = n
+    return order, starts, group_codes
+
+
+@numba.njit(cache=True)
+def _satisfies(h, g, code, letters, counts, length, nletters):
+    """Hard mode: may guess h follow guess g that got `code`?"""
+    need = np.zeros(nletters, np.int32)
+    c = code
+    for i in range(length - 1, -1, -1):
+        t = c % 3
+        c //= 3
+        if t == 2 and letters[h, i] != letters[g, i]:
+            return False
+        if t > 0:
+            need[letters[g, i]] += 1
+    for i in range(length):
+        x = letters[g, i]
+        if need[x] > counts[h, x]:
+            return False
+    return True
+
+
+@numba.njit(cache=True)
+def _child_allowed(allowed, g, code, letters, counts, length, nletters):
+    out = np.empty(allowed.shape[0], np.int32)
+    m = 0
+    for h in allowed:
+        if _satisfies(h, g, code, letters, counts, length, nletters):
+            out[m] = h
+            m += 1
+    return out[:m]
+
+
+@numba.njit(cache=True)
+def _group_lb(T, akeys, context_hash, memo):
+    m = T.shape[0]
+    if m <= 2:
+        return np.int64(2 * m - 1)
+    key = _hash_set(T, akeys) ^ context_hash
+    if key in memo:
+        return memo[key] >> 32
+    return np.int64(2 * m - 1)
+
+
+@numba.njit(cache=True)
+def _scan(MT, S, allowed, ncodes, stamp, clock, distinct):
+    """distinct[gi] = number of distinct codes of guess allowed[gi] over S (green included).
+
+    Reads MT (answer-major) row by row, so a node streams n rows of the matrix instead of
+    touching one cache line per (guess, answer). Guesses go in blocks whose (guess, code)
+    stamp table stays in cache; a stamp equal to the block's clock marks a code as seen.
+    """
+    n = S.shape[0]
+    ng = allowed.shape[0]
+    block = stamp.shape[0] // ncodes
+    for b0 in range(0, ng, block):
+        b1 = min(b0 + block, ng)
+        if clock[0] >= 2**31 - 2:
+            stamp[:] = 0
+            clock[0] = 0
+        clock[0] += 1
+        now = np.int32(clock[0])
+        for gi in range(b0, b1):
+            distinct[gi] = 0
+        for x in range(n):
+            row = MT[S[x]]
+            for gi in range(b0, b1):
+                idx = (gi - b0) * ncodes + row[allowed[gi]]
+                distinct[gi] += stamp[idx] != now  # branch-free: the branch mispredicts
+                stamp[idx] = now
+
+
+@numba.njit(cache=True)
+def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
+    """f_depth(S) if it is < beta, else a lower bound >= beta. See the module docstring.
+
+    Args:
+        S: answer indices (int32, ascending), the candidates at this node.
+        allowed: guess indices (int32, ascending) allowed here (all guesses in normal mode).
+        depth: guesses left, this one included.
+        beta: the budget; results >= beta are lower bounds only.
+        hard: hard mode (children filter `allowed`).
+        ctx: (M [guesses, answers], MT [answers, guesses], answer keys, guess keys,
+              letters [guesses, length], letter counts [guesses, alphabet], stamp scratch,
+              clock, depth keys, width); answer a is guess a (answers come first in the
+              guess list). width > 0 evaluates only the first `width` guesses in bound order
+              at each node: a faster search whose trees are not proven optimal.
+        memo: typed dict uint64 -> packed int64.
+        stats: int64[2]: nodes searched, guesses evaluated.
+    """
+    n = S.shape[0]
+    if depth < 1 or (depth == 1 and n > 1):
+        return INFINITE
+    if n == 1:
+        return np.int64(1)
+    if n == 2:
+        return np.int64(3)
+    M, MT, akeys, gkeys, letters, counts, stamp, clock, dkeys, width = ctx
+    allowed_hash = _hash_set(allowed, gkeys) if hard else np.uint64(0)
+    key = _hash_set(S, akeys) ^ allowed_hash ^ dkeys[depth]
+    known_lb = np.int64(2 * n - 1)
+    if key in memo:
+        entry = memo[key]
+        value = entry >> 32
+        if entry & _EXACT or value >= beta:
+            return value
+        known_lb = value
+    stats[0] += 1
+    length = letters.shape[1]
+    ncodes = 1
+    for _ in range(length):
+        ncodes *= 3
+    green = ncodes - 1
+    n_answers = MT.shape[0]
+    # Quick exit 1: an answer of S that splits S into singletons gives the minimum 2n - 1.
+    if n <= ncodes:
+        seen = np.zeros(ncodes, np.int32)
+        for j in range(n):
+            row = M[S[j]]
+            distinct = 0
+            for x in range(n):
+                c = row[S[x]]
+                if seen[c] != j + 1:
+                    seen[c] = j + 1
+                    distinct += 1
+            if distinct == n:
+                memo[key] = _pack(2 * n - 1, S[j], 1)
+                return np.int64(2 * n - 1)
+    if beta <= 2 * n:
+        lb = max(np.int64(2 * n), known_lb)
+        memo[key] = _pack(lb, -1, 0)
+        return lb
+    # Bound every allowed guess: 3n - k - 2[g in S], k = its non-green groups.
+    in_s = np.zeros(n_answers, np.bool_)
+    for a in S:
+        in_s[a] = True
+    ng = allowed.shape[0]
+    distinct = np.empty(ng, np.int32)
+    _scan(MT, S, allowed, ncodes, stamp, clock, distinct)
+    bound = np.empty(ng, np.int64)
+    min_bound = INFINITE
+    useful = 0
+    for gi in range(ng):
+        g = allowed[gi]
+        is_cand = g < n_answers and in_s[g]
+        k = distinct[gi] - (1 if is_cand else 0)
+        if k == n and not is_cand:
+            # Quick exit 2: no answer splits S (checked above), this guess does: 2n is optimal.
+            memo[key] = _pack(2 * n, g, 1)
+            return np.int64(2 * n)
+        if k == 1 and not is_cand:
+            bound[gi] = INFINITE  # all of S in one group: no progress
+        else:
+            bound[gi] = 3 * n - k - (2 if is_cand else 0)
+            useful += 1
+            min_bound = min(min_bound, bound[gi])
+    if depth == 2:
+        # Quick exits 1 and 2 failed: one guess cannot leave only singletons.
+        memo[key] = _pack(INFINITE, -1, 1)
+        return INFINITE
+    known_lb = max(known_lb, min_bound)
+    if known_lb >= beta:
+        memo[key] = _pack(known_lb, -1, 0)
+        return known_lb
+    # Try guesses by bound, then index (answers first: deterministic); only those under budget.
+    order_key = np.empty(useful, np.int64)
+    m = 0
+    for gi in range(ng):
+        if bound[gi] < beta:
+            order_key[m] = (bound[gi] << 32) | gi
+            m += 1
+    order_key = np.sort(order_key[:m])
+    best = beta
+    best_g = -1
+    sigs = Dict.empty(key_type=types.uint64, value_type=types.int64)
+    first = np.empty(ncodes, np.int32)
+    first_at = np.zeros(ncodes, np.int32)
+    tried = 0
+    nletters = counts.shape[1]
+    for oi in range(m):
+        gi = order_key[oi] & 0xFFFFFFFF
+        if bound[gi] >= best:
+            break
+        g = allowed[gi]
+        row = M[g]
+        # Partition signature: each answer keyed by the first answer of its group; the
+        # all-green group is marked, so equal signatures mean equal costs.
+        sig = np.uint64(0)
+        for x in range(n):
+            c = row[S[x]]
+            if first_at[c] != oi + 1:
+                first_at[c] = oi + 1
+                first[c] = x
+            label = np.uint64(first[c] + 1) * np.uint64(0x9E3779B97F4A7C15)
+            if c == green:
+                label ^= np.uint64(0xD6E8FEB86659FD93)
+            sig += akeys[S[x]] * (label | np.uint64(1))
+        # (Not in hard mode: there the guess also decides what its children may guess.)
+        if not hard:
+            if sig in sigs:
+                continue
+            sigs[sig] = g
+        if width > 0 and tried >= width:
+            break
+        tried += 1
+        stats[1] += 1
+        grouped, starts, gcodes = _split(row, S, ncodes, green)
+        ngroups = gcodes.shape[0]
+        lbs = np.empty(ngroups, np.int64)
+        total = np.int64(n)
+        for t in range(ngroups):
+            if gcodes[t] == green:
+                lbs[t] = 0
+            elif hard:
+                # The memo key of a child needs its allowed set; the plain bound will do.
+                lbs[t] = 2 * (starts[t + 1] - starts[t]) - 1
+            else:
+                lbs[t] = _group_lb(grouped[starts[t]:starts[t + 1]], akeys, dkeys[depth - 1],
+                                   memo)
+            total += lbs[t]
+        if total >= best:
+            continue
+        # Solve groups largest first: the likeliest to blow the budget.
+        sizes = starts[1:] - starts[:-1]
+        gorder = np.argsort(-sizes, kind="mergesort")
+        for t in gorder:
+            if gcodes[t] == green or sizes[t] <= 2:
+                continue
+            T = grouped[starts[t]:starts[t + 1]]
+            child_allowed = allowed
+            if hard:
+                child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts, length,
+                                               nletters)
+            v = solve(T, child_allowed, depth - 1, best - (total - lbs[t]), hard, ctx, memo,
+                      stats)
+            total += v - lbs[t]
+            if total >= best:
+                break
+        if total < best:
+            best = total
+            best_g = g
+            if best <= known_lb:
+                break
+    if best_g >= 0:
+        memo[key] = _pack(best, best_g, 1)
+        return best
+    lb = max(beta, known_lb)
+    memo[key] = _pack(lb, -1, 0)
+    return lb
+
+
+@numba.njit(cache=True)
+def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
+    """Cost of guessing g first at S with `depth` guesses left (exact when < beta, else a lower
+    bound >= beta)."""
+    M, MT, akeys, gkeys, letters, counts, stamp, clock, dkeys, width = ctx
+    n = S.shape[0]
+    ncodes = 1
+    for _ in range(letters.shape[1]):
+        ncodes *= 3
+    green = ncodes - 1
+    grouped, starts, gcodes = _split(M[g], S, ncodes, green)
+    total = np.int64(n)
+    for t in range(gcodes.shape[0]):
+        if gcodes[t] != green:
+            total += 2 * (starts[t + 1] - starts[t]) - 1
+    sizes = starts[1:] - starts[:-1]
+    for t in np.argsort(-sizes, kind="mergesort"):  # largest first: the earliest cut-off
+        if gcodes[t] == green:
+            continue
+        m = starts[t + 1] - starts[t]
+        T = grouped[starts[t]:starts[t + 1]]
+        child_allowed = allowed
+        if hard:
+            child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
+                                           letters.shape[1], counts.shape[1])
+        lb = np.int64(2 * m - 1)
+        v = solve(T, child_allowed, depth - 1, beta - (total - lb), hard, ctx, memo, stats)
+        total += v - lb
+        if total >= beta:
+            return total
+    return total
+
+
+# (guess, code) stamp entries per scan block: 256 KB, about half an L2 cache.
+STAMP_ENTRIES = 1 << 16
+
+
+class Searcher:
+    """Exact search state for one game and mode: the matrix, hash keys, memo and counters.
+
+    Answers must come first in the guess list (answer a is guess a), as lookup.guessing lays out.
+    """
+
+    def __init__(self, matrix: np.ndarray, letters: np.ndarray, nletters: int, hard: bool,
+                 max_guesses: int, width: int = 0, seed: int = 20220101):
+        M = np.ascontiguousarray(matrix)
+        n_guesses, n_answers = M.shape
+        ncodes = 3 ** letters.shape[1]
+        rng = np.random.default_rng(seed)
+        self.keys = (rng.integers(0, 2**63, n_answers, dtype=np.uint64) | np.uint64(1),
+                     rng.integers(0, 2**63, n_guesses, dtype=np.uint64) | np.uint64(1),
+                     rng.integers(0, 2**63, max_guesses + 1, dtype=np.uint64) | np.uint64(1))
+        self.letters = np.ascontiguousarray(letters, dtype=np.uint8)
+        self.counts = np.zeros((n_guesses, max(nletters, 1)), np.uint8)
+        for i in range(self.letters.shape[1]):
+            np.add.at(self.counts, (np.arange(n_guesses), self.letters[:, i]), 1)
+        stamp = np.zeros(max(STAMP_ENTRIES, 32 * ncodes), np.int32)
+        self.ctx = (M, np.ascontiguousarray(M.T), self.keys[0], self.keys[1], self.letters,
+                    self.counts, stamp, np.zeros(1, np.int64), self.keys[2], np.int64(width))
+        self.width = width  # 0: exact search
+        self.ncodes = ncodes
+        self.hard = hard
+        self.max_guesses = max_guesses
+        self.memo = Dict.empty(key_type=types.uint64, value_type=types.int64)
+        self.stats = np.zeros(2, np.int64)
+        self.answers = np.arange(n_answers, dtype=np.int32)
+        self.guesses = np.arange(n_guesses, dtype=np.int32)
+
+    @property
+    def nodes_visited(self) -> int:
+        """Subproblems searched (memo misses of size >= 3), deterministic for a given input."""
+        return int(self.stats[0])
+
+    @property
+    def guesses_evaluated(self) -> int:
+        """Guesses whose groups were solved (after bound and duplicate-partition pruning)."""
+        return int(self.stats[1])
+
+    def solve(self, S, allowed, depth: int, beta=INFINITE) -> int:
+        """f_depth(S) if < beta, else a lower bound >= beta (INFINITE: no tree fits)."""
+        return int(solve(S, allowed, np.int64(depth), np.int64(beta), self.hard, self.ctx,
+                         self.memo, self.stats))
+
+    def cost(self, guess: int, beta=INFINITE) -> int:
+        """Cost of the best tree over all answers that opens with `guess` (exact if < beta)."""
+        return int(evaluate_guess(self.answers, self.guesses, np.int32(guess),
+                                  np.int64(self.max_guesses), np.int64(beta), self.hard,
+                                  self.ctx, self.memo, self.stats))
+
+    def split(self, S, guess: int):
+        """[(code, group)] of S under `guess`, codes ascending, groups as int32 arrays."""
+        grouped, starts, codes = _split(self.ctx[0][guess], S, self.ncodes, self.ncodes - 1)
+        return [(int(c), grouped[starts[t]:starts[t + 1]]) for t, c in enumerate(codes)]
+
+    def child_allowed(self, allowed, guess: int, code: int):
+        """Guesses still allowed after `guess` got `code` (hard mode), else `allowed`."""
+        if not self.hard:
+            return allowed
+        return _child_allowed(allowed, np.int32(guess), np.int32(code), self.letters,
+                              self.counts, self.letters.shape[1], self.counts.shape[1])
+
+    def best_guess(self, S, allowed, depth: int) -> int:
+        """An optimal guess at S with `depth` guesses left: from the memo, solving if needed."""
+        if len(S) <= 2:
+            return int(S[0])
+        key = self.keys[0][S].sum(dtype=np.uint64) ^ self.keys[2][depth]
+        if self.hard:
+            key ^= self.keys[1][allowed].sum(dtype=np.uint64)
+        entry = self.memo.get(key)
+        if entry is None or not entry & 1:
+            self.solve(S, allowed, depth)
+            entry = self.memo[key]
+        guess = ((entry >> 1) & 0x7FFFFFFF) - 1
+        if guess < 0:
+            raise ValueError("no tree fits the guess limit below this node")
+        return guess
+
+    def tree(self, root: int):
+        """The optimal tree over all answers opening with `root`: [guess, codes, children]."""
+        return self._node(self.answers, self.guesses, root, self.max_guesses)
+
+    def _node(self, S, allowed, guess: int, depth: int):
+        green = self.ncodes - 1
+        codes, children = [], []
+        for code, group in self.split(S, guess):
+            if code == green:
+                continue
+            child_allowed = self.child_allowed(allowed, guess, code)
+            codes.append(code)
+            children.append(self._node(group, child_allowed,
+                                       self.best_guess(group, child_allowed, depth - 1),
+                                       depth - 1))
+        return [int(guess), codes, children]

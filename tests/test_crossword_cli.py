@@ -1,0 +1,136 @@
+"""`wordpack build crossword`, `wordpack moves` and `wordpack selfplay` on fixture artifacts,
+and the Makefile rule that builds the rules artifacts."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+from crossword_support import FIXTURE_WORDS, REPO, gaddag_file, lexicon_alphabet
+
+from pipeline.selfplay import read_selfplay, summary
+
+BOARD = "\n".join(["." * 15] * 7 + [".....cat......."] + ["." * 15] * 7) + "\n"
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    """An artifacts directory with the scrabble-en rules and the fixture ENABLE GADDAG."""
+    built = tmp_path_factory.mktemp("artifacts")
+    (built / "lexicons").mkdir()
+    words = FIXTURE_WORDS["enable"].read_text().split()
+    source = gaddag_file(words, lexicon_alphabet("enable"), "cli-enable")
+    (built / "lexicons" / "enable.gaddag").write_bytes(source.read_bytes())
+    result = wordpack(built, "build", "crossword", "config/crossword/scrabble-en.toml", "-o",
+                      str(built / "crossword" / "scrabble-en.json"))
+    assert result.returncode == 0, result.stderr
+    assert "scrabble-en, 100 tiles, lexicon enable" in result.stdout
+    return built
+
+
+def wordpack(built, *args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
+                          text=True, cwd=REPO, input=stdin,
+                          env={"WORDPACK_ARTIFACTS": str(built), "PATH": "/usr/bin:/bin",
+                               "TQDM_DISABLE": "1"})
+
+
+def test_moves_table_and_board(artifacts, tmp_path):
+    (tmp_path / "board.txt").write_text(BOARD)
+    result = wordpack(artifacts, "moves", "scrabble-en", "--board", str(tmp_path / "board.txt"),
+                      "--rack", "s?", "--top", "3")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["#", "score", "move", "word", "words", "formed"]
+    # A blank A above the s that makes "cats": AS scores 0 + 1, CATS 3 + 1 + 1 + 1.
+    assert lines[1].split() == ["1", "7", "V", "6,8", "As", "AS", "CATS"]
+    assert lines[4].startswith("(3 shown, ")
+    assert lines[6].split() == [str(c) for c in range(15)]
+    assert lines[7 + 6].split()[:1] == ["6"] and "[A]" in lines[7 + 6]
+    assert "[s]" in lines[7 + 7]
+
+
+def test_moves_json_from_stdin(artifacts):
+    result = wordpack(artifacts, "moves", "scrabble-en", "--board", "-", "--rack", "s",
+                      "--top", "2", "--json", stdin=BOARD)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["rack"] == "s" and len(data["moves"]) == 2
+    assert set(data["moves"][0]) == {"kind", "row", "col", "direction", "word", "placed",
+                                     "words", "score", "exchanged"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--board", "-", "--rack", "abcdefgh"], "error: rack 'abcdefgh' has 8 tiles"),
+    (["--board", "nowhere.txt", "--rack", "a"], "error: board file nowhere.txt does not exist"),
+])
+def test_moves_errors_are_one_line(artifacts, args, message):
+    result = wordpack(artifacts, "moves", "scrabble-en", *args, stdin=BOARD)
+    assert result.returncode == 1
+    assert result.stderr.startswith(message) and result.stderr.count("\n") == 1
+
+
+def test_bad_board_is_one_line(artifacts):
+    result = wordpack(artifacts, "moves", "scrabble-en", "--board", "-", "--rack", "a",
+                      stdin=BOARD.replace("cat", "c#t"))
+    assert result.returncode == 1
+    assert result.stderr == "error: board row 7 col 6: unknown symbol '#' (use '.', a lowercase " \
+                            "letter for a tile, an uppercase letter for a blank)\n"
+
+
+def test_missing_lexicon_names_the_make_target(tmp_path):
+    built = tmp_path / "artifacts"
+    wordpack(built, "build", "crossword", "config/crossword/wordfeud-nl.toml", "-o",
+             str(built / "crossword" / "wordfeud-nl.json"))
+    result = wordpack(built, "moves", "wordfeud-nl", "--board", "-", "--rack", "a", stdin=BOARD)
+    assert result.returncode == 1
+    assert "make artifacts/lexicons/opentaal.gaddag" in result.stderr
+
+
+def test_selfplay_is_deterministic(artifacts, tmp_path):
+    outputs = []
+    for name in ("a.json", "b.json"):
+        result = wordpack(artifacts, "selfplay", "scrabble-en", "--games", "2", "--seed", "7",
+                          "-o", str(tmp_path / name))
+        assert result.returncode == 0, result.stderr
+        assert "positions from 2 games" in result.stdout
+        outputs.append((tmp_path / name).read_bytes())
+    assert outputs[0] == outputs[1]
+    data = read_selfplay(tmp_path / "a.json")
+    assert (data["game"], data["seed"], data["games"]) == ("scrabble-en", 7, 2)
+    first = data["positions"][0]
+    assert first["board"] == "\n".join(["." * 15] * 15) + "\n" and len(first["rack"]) == 7
+    assert len(first["bag"]) == 100 - 14
+    stats = summary(data)
+    assert stats["points"] == sum(p["score"] for p in data["positions"])
+    assert stats["plays"] == sum(1 for p in data["positions"] if p["move"][0] in "HV")
+
+
+def test_makefile_builds_the_rules(tmp_path):
+    result = subprocess.run(["make", f"ARTIFACTS={tmp_path}", "crossword"], cwd=REPO,
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    built = sorted(p.name for p in (tmp_path / "crossword").glob("[!_]*.json"))
+    assert built == ["erudit-ru.json", "scrabble-en.json", "wordfeud-en.json", "wordfeud-nl.json"]
+    again = subprocess.run(["make", "-q", f"ARTIFACTS={tmp_path}", "crossword"], cwd=REPO)
+    assert again.returncode == 0
+
+
+@pytest.mark.parametrize("game", ["scrabble-en", "wordfeud-en", "wordfeud-nl", "erudit-ru"])
+def test_committed_positions_are_real_positions(game):
+    from collections import Counter
+
+    from crossword_support import fixture_game, selfplay_positions
+
+    from pipeline.selfplay import full_bag
+
+    cw = fixture_game(game)
+    full = Counter(full_bag(cw))
+    positions = selfplay_positions(game)
+    assert len(positions) >= 200
+    for position in positions:
+        board = cw.parse_board(position["board"])
+        seen = Counter("?" if blank else letter for _r, _c, letter, blank in board.tiles())
+        seen += Counter(position["rack"]) + Counter(position["bag"])
+        # What is not seen is on the opponent's rack: at most a full rack.
+        assert not seen - full and sum((full - seen).values()) <= cw.rules.rack_size

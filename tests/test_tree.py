@@ -1,0 +1,194 @@
+"""The exact tree search equals brute force on small games; built trees re-walk to their totals."""
+
+import functools
+import math
+
+import msgpack
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXTURES, REPO, full_artifact
+from lookup.feedback import all_green, feedback_reference, read_word_list
+from lookup.guessing import hard_mode_violation
+from pipeline.build_feedback import encode_words, feedback_matrix
+from pipeline.search_tree import INFINITE, Searcher
+
+GAMES = FIXTURES / "guessing"
+
+
+def brute_force(answers, guesses, root, max_guesses, hard):
+    """Optimal total of a tree opening with `root`: plain recursion over every guess."""
+    length = len(answers[0])
+    green = all_green(length)
+
+    @functools.lru_cache(maxsize=None)
+    def best(S, depth, last):
+        if depth == 0:
+            return math.inf
+        if len(S) == 1:
+            return 1
+        allowed = [h for h in guesses
+                   if not hard or hard_mode_violation(h, last[0], last[1]) is None]
+        # A guess that leaves S whole costs n + f(S) > f(S): never the best, so skip it.
+        return min((cost(S, h, depth) for h in allowed if progresses(S, h)), default=math.inf)
+
+    def progresses(S, guess):
+        return guess in S or len({feedback_reference(guess, a) for a in S}) > 1
+
+    def cost(S, guess, depth):
+        groups = {}
+        for a in S:
+            groups.setdefault(feedback_reference(guess, a), []).append(a)
+        return len(S) + sum(best(tuple(T), depth - 1, (guess, code))
+                            for code, T in groups.items() if code != green)
+
+    return cost(tuple(answers), root, max_guesses)
+
+
+def searcher_for(answers, guesses, hard, max_guesses, alphabet):
+    matrix = feedback_matrix(guesses, answers, alphabet)
+    return Searcher(matrix, encode_words(guesses, alphabet), len(alphabet), hard, max_guesses)
+
+
+def walk(tree, answers, guesses, hard):
+    """Total guesses and max depth playing every answer through `tree` with the reference."""
+    green = all_green(len(answers[0]))
+    total = worst = 0
+    for answer in answers:
+        node, depth, history = tree, 1, []
+        while True:
+            guess = guesses[node[0]]
+            if hard:
+                for previous, code in history:
+                    assert hard_mode_violation(guess, previous, code) is None, (guess, previous)
+            code = feedback_reference(guess, answer)
+            if code == green:
+                break
+            history.append((guess, code))
+            node, depth = node[2][node[1].index(code)], depth + 1
+        total += depth
+        worst = max(worst, depth)
+    return total, worst
+
+
+def tiny_en():
+    answers = read_word_list(GAMES / "tiny-en-answers.txt")
+    extra = [w for w in read_word_list(GAMES / "tiny-en-guesses.txt") if w not in answers]
+    return answers, answers + extra
+
+
+@pytest.mark.parametrize("hard", [False, True])
+@pytest.mark.parametrize("max_guesses", [6, 3])
+def test_search_equals_brute_force_on_tiny_en(hard, max_guesses):
+    answers, guesses = tiny_en()
+    searcher = searcher_for(answers, guesses, hard, max_guesses, "abcdefghijklmnopqrstuvwxyz")
+    for root in range(0, len(guesses), 3):
+        expected = brute_force(answers, guesses, guesses[root], max_guesses, hard)
+        found = searcher.cost(root)
+        assert (found if found < INFINITE else math.inf) == expected, guesses[root]
+        if expected < math.inf:
+            assert walk(searcher.tree(root), answers, guesses, hard)[0] == expected
+
+
+def test_tiny_en_known_values():
+    # Pinned so that a change in the search or the fixture shows up as an exact number.
+    answers, guesses = tiny_en()
+    normal = searcher_for(answers, guesses, False, 6, "abcdefghijklmnopqrstuvwxyz")
+    hard = searcher_for(answers, guesses, True, 6, "abcdefghijklmnopqrstuvwxyz")
+    bolt = guesses.index("bolt")
+    assert normal.cost(bolt) == brute_force(answers, guesses, "bolt", 6, False)
+    assert hard.cost(bolt) == brute_force(answers, guesses, "bolt", 6, True)
+    assert normal.cost(bolt) <= hard.cost(bolt)
+
+
+words3 = st.text(alphabet="abcd", min_size=3, max_size=3)
+
+
+@settings(max_examples=200, deadline=None)
+@given(answers=st.lists(words3, min_size=1, max_size=9, unique=True),
+       extra=st.lists(words3, max_size=5, unique=True),
+       hard=st.booleans(), max_guesses=st.integers(2, 6), data=st.data())
+def test_search_equals_brute_force_on_random_games(answers, extra, hard, max_guesses, data):
+    guesses = answers + [w for w in extra if w not in answers]
+    root = data.draw(st.integers(0, len(guesses) - 1))
+    searcher = searcher_for(answers, guesses, hard, max_guesses, "abcd")
+    expected = brute_force(answers, guesses, guesses[root], max_guesses, hard)
+    found = searcher.cost(root)
+    assert (found if found < INFINITE else math.inf) == expected
+    if expected < math.inf:
+        total, worst = walk(searcher.tree(root), answers, guesses, hard)
+        assert total == expected and worst <= max_guesses
+
+
+def test_solve_matches_best_root():
+    answers, guesses = tiny_en()
+    searcher = searcher_for(answers, guesses, False, 6, "abcdefghijklmnopqrstuvwxyz")
+    best_root = min(brute_force(answers, guesses, g, 6, False) for g in guesses)
+    assert searcher.solve(np.arange(len(answers), dtype=np.int32),
+                          np.arange(len(guesses), dtype=np.int32), 6) == best_root
+
+
+# --- the real trees (after `make`) ----------------------------------------------------------------
+
+def stored(name):
+    header, root = msgpack.unpackb(full_artifact(f"guessing/{name}").read_bytes())
+    return header, root
+
+
+def real_lists(game):
+    directory = REPO / "artifacts" / "guessing"
+    return (read_word_list(directory / f"{game}.answers.txt"),
+            read_word_list(directory / f"{game}.guesses.txt"))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game, hard, total, worst", [
+    ("wordle-en", False, 7920, 5),
+    ("wordle-en", True, 8122, 6),
+    ("wordle-en-nyt", False, 7897, 5),
+    ("wordle-en-nyt", True, 8099, 6),
+])
+def test_real_tree_walks_to_its_total(game, hard, total, worst):
+    header, root = stored(f"{game}.hard.tree.msgpack" if hard else f"{game}.tree.msgpack")
+    answers, guesses = real_lists(game)
+    assert header["root"] == "salet" and header["total"] == total and header["max"] == worst
+    assert walk(root, answers, guesses, hard) == (total, worst)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game", ["wordle-de", "wordle-nl"])
+@pytest.mark.parametrize("hard", [False, True])
+def test_other_trees_walk_to_their_totals(game, hard):
+    header, root = stored(f"{game}.hard.tree.msgpack" if hard else f"{game}.tree.msgpack")
+    answers, guesses = real_lists(game)
+    assert walk(root, answers, guesses, hard) == (header["total"], header["max"])
+    assert sum(header["histogram"]) == len(answers)
+
+
+def test_width_limited_search_gives_a_valid_tree():
+    answers, guesses = tiny_en()
+    exact = searcher_for(answers, guesses, True, 6, "abcdefghijklmnopqrstuvwxyz")
+    narrow = Searcher(feedback_matrix(guesses, answers, "abcdefghijklmnopqrstuvwxyz"),
+                      encode_words(guesses, "abcdefghijklmnopqrstuvwxyz"), 26, True, 6, width=1)
+    root = guesses.index("coat")
+    total = narrow.cost(root)
+    assert total >= exact.cost(root)
+    assert walk(narrow.tree(root), answers, guesses, True)[0] == total
+
+
+def test_build_relaxes_the_guess_limit_when_no_tree_fits(tmp_path):
+    from pipeline.build_feedback import build_feedback
+    from pipeline.build_game import build_game
+    from pipeline.build_tree import search
+
+    config = tmp_path / "games.toml"
+    config.write_text((GAMES / "guessing.toml").read_text().replace(
+        'opener_candidates = 4\nmax_guesses = 6', 'opener_candidates = 2\nmax_guesses = 2'))
+    build_game(config, "tiny-en", GAMES, tmp_path, tmp_path / "tiny-en.game.json")
+    build_feedback(tmp_path / "tiny-en.game.json", tmp_path / "tiny-en.feedback.npy")
+    header, root, _ = search(tmp_path / "tiny-en.feedback.npy", hard=False, progress=False)
+    assert header["max_guesses"] == 2 and header["depth_limit"] == 3 == header["max"]
+    answers, guesses = tiny_en()
+    assert walk(root, answers, guesses, False) == (header["total"], 3)
