@@ -1,6 +1,8 @@
 """wordpack runtime: answers word-game queries from prebuilt artifacts.
 
 Imports only numpy and msgpack (never pipeline, typer or tqdm); loads artifacts lazily.
+`lexicon` needs neither; the game modules (and numpy) are imported on first use of
+`guessing_game` or `crossword_game`, so a word lookup starts fast.
 """
 
 from lookup.errors import (
@@ -13,6 +15,8 @@ from lookup.errors import (
 )
 from lookup.lexicon import lexicon
 
+_LAZY = {"guessing_game": "lookup.guessing", "crossword_game": "lookup.crossword"}
+
 __all__ = [
     "ArtifactMissing",
     "BadInput",
@@ -20,5 +24,17 @@ __all__ = [
     "UnknownName",
     "UnsupportedFormat",
     "WordpackError",
+    "crossword_game",
+    "guessing_game",
     "lexicon",
 ]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'lookup' has no attribute {name!r}")

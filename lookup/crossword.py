@@ -502,6 +502,25 @@ class CrosswordGame:
             total += self.rules.values[ch]
         return total
 
+    def rack_score(self, word: str, rack: str) -> int:
+        """Tile score of `word` spelled from `rack` ("?" = blank): letters the rack lacks are
+        blanks and score 0, as on word-finder sites.
+
+        Raises:
+            BadInput: a character that is not a letter of the game.
+        """
+        left = {}
+        for ch in rack.lower():
+            left[ch] = left.get(ch, 0) + 1
+        spelled = []
+        for ch in word:
+            if left.get(ch, 0):
+                left[ch] -= 1
+                spelled.append(ch)
+            else:
+                spelled.append(BLANK_SYMBOL)
+        return self.tile_score("".join(spelled))
+
     # --- moves ---------------------------------------------------------------------------
     def moves(self, board: Board, rack: str, top: int | None = None,
               bag: int | None = None) -> list[Move]:

@@ -270,10 +270,12 @@ class Dawg:
         return self._makeable(rack, blanks, total, total, "")
 
     def unscramble(self, letters: str, min_len: int = 2, starts: str = "", ends: str = "",
-                   contains: str = "") -> list[str]:
+                   contains: str = "", game: str | None = None) -> list:
         """Every word that can be spelled from some of these letters ('?' = blank).
 
         The filters constrain the result; their letters still have to come from `letters`.
+        With `game`, each word comes with its tile score in that crossword game (letters the
+        rack lacks are played with blanks, which score 0), best score first.
 
         Args:
             letters: the rack, e.g. "retinas?".
@@ -281,12 +283,16 @@ class Dawg:
             starts: the word must start with this.
             ends: the word must end with this.
             contains: the word must contain this.
+            game: a crossword game id ("scrabble-en", "wordfeud-nl", ...) to score words in.
 
         Returns:
-            Matching words, longest first, then alphabetical.
+            Matching words, longest first, then alphabetical; with `game`, (word, score)
+            pairs, highest score first, then longest, then alphabetical.
 
         Raises:
-            BadInput: empty or too long letters, a letter outside the alphabet, bad min_len.
+            BadInput: empty or too long letters, a letter outside the alphabet, bad min_len,
+                a letter the game has no tile for.
+            UnknownName: an unknown game.
         """
         rack, blanks = self._rack(letters, "letters")
         if not isinstance(min_len, int) or min_len < 1:
@@ -295,7 +301,16 @@ class Dawg:
         ends = self._clean(ends, "ends")
         contains = self._clean(contains, "contains")
         words = self._makeable(rack, blanks, min_len, sum(rack) + blanks, starts)
-        return [w for w in words if w.endswith(ends) and contains in w]
+        words = [w for w in words if w.endswith(ends) and contains in w]
+        if game is None:
+            return words
+        from lookup.crossword import crossword_game
+
+        scorer = crossword_game(game)
+        rack_letters = self._clean(letters, "letters", BLANK)
+        scored = [(w, scorer.rack_score(w, rack_letters)) for w in words]
+        scored.sort(key=lambda pair: (-pair[1], -len(pair[0]), pair[0]))
+        return scored
 
     def match(self, pattern: str) -> list[str]:
         """Words matching a pattern: '?' is one letter, '*' any run (even empty), letters fixed.

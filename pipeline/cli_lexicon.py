@@ -105,14 +105,22 @@ def register(app: typer.Typer, build_app: typer.Typer) -> None:
         starts: str = typer.Option("", help="Word starts with."),
         ends: str = typer.Option("", help="Word ends with."),
         contains: str = typer.Option("", help="Word contains."),
+        game: str = typer.Option(None, help="Score each word in this crossword game."),
         as_json: bool = JSON_OPTION,
     ):
         """Every word that can be made from these letters (a word finder)."""
         import lookup
 
         lex = lookup.lexicon(lexicon)
-        _print_words(lex.unscramble(letters, min_len=min_len, starts=starts, ends=ends,
-                                    contains=contains), as_json)
+        found = lex.unscramble(letters, min_len=min_len, starts=starts, ends=ends,
+                               contains=contains, game=game)
+        if game is None:
+            _print_words(found, as_json)
+        elif as_json:
+            typer.echo(json.dumps([{"word": w, "score": s} for w, s in found], ensure_ascii=False))
+        else:
+            for word, score in found or [("(no words)", "")]:
+                typer.echo(f"{score:>4}  {word}")
 
     @app.command()
     def match(

@@ -11,7 +11,7 @@ from conftest import FIXTURES, REPO
 from pipeline.build_lexicon import normalize
 
 TARGETS = [f"lexicons/{name}.{ext}" for name in ("enable", "opencorpora-nouns")
-           for ext in ("txt", "trie", "dawg", "gaddag")]
+           for ext in ("txt", "trie", "dawg", "gaddag")] + ["crossword/scrabble-en.json"]
 
 
 def run_make(artifacts, *targets, check=True, sources=FIXTURES / "sources"):
@@ -100,6 +100,14 @@ def test_cli_queries(built):
     assert json.loads(result.stdout) == ["act", "cat"]
     result = wordpack(built, "match", "opencorpora-nouns", "к??")
     assert result.stdout.split() == ["3", "letters:", "кот", "кто"]
+    result = wordpack(built, "unscramble", "enable", "cat?", "--min-len", "4",
+                      "--game", "scrabble-en", "--json")
+    scored = json.loads(result.stdout)
+    assert scored[0] == {"word": "cats", "score": 5}  # c=3 a=1 t=1, the s a blank
+    assert [s["score"] for s in scored] == sorted((s["score"] for s in scored), reverse=True)
+    result = wordpack(built, "unscramble", "enable", "quixoti?", "--min-len", "8",
+                      "--game", "scrabble-en")
+    assert result.stdout.split() == ["23", "quixotic"]  # q10 u1 i1 x8 o1 t1 i1, c a blank
     result = wordpack(built, "info")
     assert "lexicons/enable.dawg" in result.stdout and "public domain" in result.stdout
 
@@ -109,6 +117,7 @@ def test_cli_queries(built):
     (["anagram", "enable", "ab1"], "error: '1' in letters 'ab1' is not in the enable alphabet"),
     (["match", "enable", "c[t"], "error: '[' in pattern"),
     (["anagram", "opentaal", "abc"], "error: "),
+    (["unscramble", "enable", "abc", "--game", "monopoly"], "error: "),
 ])
 def test_cli_errors_are_one_line(built, args, message):
     result = wordpack(built, *args)
