@@ -90,14 +90,16 @@ $(ARTIFACTS)/sources/nerdle-classic-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
 GUESSING_CONFIG ?= config/guessing.toml
 GUESSING := $(ARTIFACTS)/guessing
 GUESSING_MK := $(ARTIFACTS)/_guessing.mk
-GAME_CODE := pipeline/build_game.py pipeline/cli_guessing.py lookup/feedback.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
-FEEDBACK_CODE := pipeline/build_feedback.py lookup/feedback.py lookup/guessing.py lookup/formats.py
+GAME_CODE := pipeline/build_game.py lookup/feedback.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+FEEDBACK_CODE := pipeline/build_feedback.py pipeline/build_game.py lookup/feedback.py lookup/formats.py
 OPENERS_CODE := pipeline/build_openers.py lookup/feedback.py lookup/formats.py
-TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/build_openers.py pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
+TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/build_openers.py pipeline/build_feedback.py pipeline/build_game.py lookup/feedback.py lookup/formats.py
 
 # Defines GUESSING_GAMES and each game's source prerequisites; make rebuilds it, then restarts.
+# It also writes $(GUESSING)/_<id>.config.json, each game's own table, touched only when that
+# table changes: a game depends on its table, not on the whole config file.
 $(GUESSING_MK): $(GUESSING_CONFIG) pipeline/build_game.py | $(VENV)/.installed
-	$(WORDPACK) build guessing-make $(GUESSING_CONFIG) -o $@
+	$(WORDPACK) build guessing-make $(GUESSING_CONFIG) --fragments $(GUESSING) -o $@
 include $(GUESSING_MK)
 
 GUESSING_GAME_FILES := $(foreach g,$(GUESSING_GAMES),$(foreach f,game.json feedback.npy openers.parquet tree.msgpack hard.tree.msgpack,$(GUESSING)/$(g).$(f)))
@@ -114,9 +116,13 @@ $(GUESSING_GAMES): %: $(GUESSING)/games.json $(foreach f,game.json feedback.npy 
 $(GUESSING)/games.json: $(GUESSING_CONFIG) $(GAME_CODE) | $(VENV)/.installed
 	$(WORDPACK) build guessing-index $(GUESSING_CONFIG) -o $@
 
+# Only when a game's table file is missing (deleted by hand): write the tables again.
+$(GUESSING)/_%.config.json: | $(VENV)/.installed
+	$(WORDPACK) build guessing-make $(GUESSING_CONFIG) --fragments $(GUESSING) -o $(GUESSING_MK)
+
 # One run writes all three (pattern rules with several targets are grouped).
-$(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt: $(GUESSING_CONFIG) $(GAME_CODE) | $(VENV)/.installed
-	$(WORDPACK) build game $(GUESSING_CONFIG) $* --sources $(SOURCES) --artifacts $(ARTIFACTS) -o $(GUESSING)/$*.game.json
+$(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt: $(GUESSING)/_%.config.json $(GAME_CODE) | $(VENV)/.installed
+	$(WORDPACK) build game $< $* --sources $(SOURCES) --artifacts $(ARTIFACTS) -o $(GUESSING)/$*.game.json
 
 $(GUESSING)/%.feedback.npy $(GUESSING)/%.feedback.json: $(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt $(FEEDBACK_CODE) | $(VENV)/.installed
 	$(WORDPACK) build feedback $< -o $(GUESSING)/$*.feedback.npy

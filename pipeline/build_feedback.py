@@ -16,9 +16,10 @@ import numpy as np
 
 from lookup.feedback import code_dtype, feedback_header_path, read_word_list
 from lookup.formats import FEEDBACK_FORMAT, FEEDBACK_VERSION, sha256_file
-from lookup.guessing import load_descriptor
 from pipeline.atomic import atomic_output
+from pipeline.build_game import read_descriptor
 from pipeline.provenance import record
+
 
 def encode_words(words: list[str], alphabet: str) -> np.ndarray:
     """Letter indices, uint8[len(words), length] (every word must be over `alphabet`)."""
@@ -101,7 +102,7 @@ def _fill_codes(g_letters, before, a_by_position, counts, out):
 def build_feedback(game_path, output) -> dict:
     """Write the matrix of the game described by `game_path` and its JSON header."""
     game_path = Path(game_path)
-    game = load_descriptor(game_path)
+    game = read_descriptor(game_path)
     lists = {role: game_path.parent / game[role]["file"] for role in ("guesses", "answers")}
     guesses = read_word_list(lists["guesses"])
     answers = read_word_list(lists["answers"])

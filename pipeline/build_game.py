@@ -54,13 +54,13 @@ class GameConfig:
 
 
 def load_config(path) -> dict[str, GameConfig]:
-    """Parse config/guessing.toml into {game id: GameConfig}.
+    """Parse config/guessing.toml (or a one-game `_<id>.config.json`) into {id: GameConfig}.
 
     Raises:
         BadInput: a table misses a key or has one of the wrong type.
     """
     with open(path, "rb") as handle:
-        tables = tomllib.load(handle)
+        tables = json.load(handle) if Path(path).suffix == ".json" else tomllib.load(handle)
     games = {}
     for game_id, table in tables.items():
         try:
@@ -148,9 +148,25 @@ def game_words(config: GameConfig, sources, artifacts) -> tuple[list[str], list[
     return answers, guesses
 
 
-def _write_list(path: Path, words: list[str]) -> None:
-    with atomic_output(path, "w") as handle:
-        handle.write("".join(w + "\n" for w in words))
+def _write_text(path: Path, text: str) -> None:
+    with atomic_output(path, "wb") as handle:  # bytes: UTF-8 whatever the locale says
+        handle.write(text.encode("utf-8"))
+
+
+def _json_text(data) -> str:
+    return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def read_descriptor(path) -> dict:
+    """Read a descriptor this module wrote (the runtime reads it with lookup.guessing).
+
+    Raises:
+        BadInput: not a descriptor of the current format version; rebuild it.
+    """
+    game = json.loads(Path(path).read_text(encoding="utf-8"))
+    if game.get("format") != GAME_FORMAT or game.get("version") != GAME_VERSION:
+        raise BadInput(f"{path} is not a {GAME_FORMAT} v{GAME_VERSION} descriptor; rebuild it")
+    return game
 
 
 def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
@@ -163,7 +179,7 @@ def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
     files = {}
     for role, words in (("answers", answers), ("guesses", guesses)):
         path = output.with_name(f"{stem}.{role}.txt")
-        _write_list(path, words)
+        _write_text(path, "".join(w + "\n" for w in words))
         record(path, format=f"{GAME_FORMAT}-list", version=GAME_VERSION, inputs=inputs)
         files[role] = {"file": path.name, "count": len(words), "sha256": sha256_file(path)}
     descriptor = {
@@ -183,19 +199,32 @@ def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
         "filter": config.filter,
         "sources": {"answers": list(config.answers), "guesses": list(config.guesses)},
     }
-    with atomic_output(output, "w") as handle:
-        json.dump(descriptor, handle, indent=1, sort_keys=True, ensure_ascii=False)
-        handle.write("\n")
+    _write_text(output, _json_text(descriptor))
     record(output, format=GAME_FORMAT, version=GAME_VERSION, inputs=inputs + [Path(config_path)])
     return descriptor
 
 
-def make_rules(config_path, output) -> None:
-    """Write the Makefile fragment: GUESSING_GAMES and each game's source prerequisites.
+def config_fragment_path(directory, game_id: str) -> Path:
+    """Where make_rules puts one game's table: `<directory>/_<id>.config.json`."""
+    return Path(directory) / f"_{game_id}.config.json"
 
-    Paths are written with $(SOURCES) / $(ARTIFACTS) unexpanded so overrides keep working.
+
+def make_rules(config_path, output, fragments) -> None:
+    """Write the Makefile fragment and one `_<id>.config.json` per game into `fragments`.
+
+    The Makefile fragment sets GUESSING_GAMES and each game's source prerequisites, with
+    $(SOURCES) / $(ARTIFACTS) unexpanded so overrides keep working. A game's descriptor depends
+    on its own config file, which is rewritten only when that game's table changes: editing or
+    adding one game does not rebuild the others.
     """
     games = load_config(config_path)
+    with open(config_path, "rb") as handle:
+        tables = tomllib.load(handle)
+    for game_id, table in tables.items():
+        text = _json_text({game_id: table})
+        path = config_fragment_path(fragments, game_id)
+        if not path.is_file() or path.read_text(encoding="utf-8") != text:
+            _write_text(path, text)
     lines = [f"# Generated from {config_path} by `wordpack build guessing-make`; do not edit.",
              f"GUESSING_GAMES := {' '.join(games)}"]
     for config in games.values():
@@ -213,8 +242,6 @@ def build_index(config_path, output) -> dict:
     games = load_config(config_path)
     index = {"format": f"{GAME_FORMAT}s", "version": GAME_VERSION,
              "games": {game_id: config.name for game_id, config in games.items()}}
-    with atomic_output(output, "w") as handle:
-        json.dump(index, handle, indent=1, sort_keys=True, ensure_ascii=False)
-        handle.write("\n")
+    _write_text(output, _json_text(index))
     record(output, format=f"{GAME_FORMAT}s", version=GAME_VERSION, inputs=[Path(config_path)])
     return index

@@ -28,9 +28,9 @@ from tqdm import tqdm
 from lookup.errors import BadInput
 from lookup.feedback import all_green, code_count, load_feedback
 from lookup.formats import TREE_FORMAT, TREE_VERSION, sha256_file
-from lookup.guessing import load_descriptor
 from pipeline.atomic import atomic_output
 from pipeline.build_feedback import encode_words
+from pipeline.build_game import read_descriptor
 from pipeline.build_openers import group_sizes
 from pipeline.provenance import record
 from pipeline.search_tree import INFINITE, Searcher
@@ -84,7 +84,7 @@ def search(npy_path, hard: bool, progress: bool = True):
     """
     npy_path = Path(npy_path)
     matrix = load_feedback(npy_path)
-    game = load_descriptor(npy_path.with_name(npy_path.name.removesuffix(".feedback.npy")
+    game = read_descriptor(npy_path.with_name(npy_path.name.removesuffix(".feedback.npy")
                                               + ".game.json"))
     letters = encode_words(matrix.guesses, game["alphabet"])
     width = game.get("search_width", 0)

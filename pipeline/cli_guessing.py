@@ -52,7 +52,7 @@ def register(app: typer.Typer, build_app: typer.Typer) -> None:
 
     @build_app.command("game")
     def build_game_cmd(
-        config: Path = typer.Argument(..., help="config/guessing.toml"),
+        config: Path = typer.Argument(..., help="config/guessing.toml or a _<id>.config.json."),
         game: str = typer.Argument(..., help="Game id, a table of the config."),
         sources: Path = typer.Option(Path("sources"), help="What config paths sources/ mean."),
         artifacts: Path = typer.Option(Path("artifacts"),
@@ -67,12 +67,16 @@ def register(app: typer.Typer, build_app: typer.Typer) -> None:
                    f"{descriptor['guesses']['count']} allowed guesses")
 
     @build_app.command("guessing-make")
-    def guessing_make_cmd(config: Path = typer.Argument(..., help="config/guessing.toml"),
-                          output: Path = output_opt):
-        """Write the Makefile fragment listing the games and their source lists."""
+    def guessing_make_cmd(
+        config: Path = typer.Argument(..., help="config/guessing.toml"),
+        fragments: Path = typer.Option(..., help="Directory for the per-game _<id>.config.json."),
+        output: Path = output_opt,
+    ):
+        """Write the Makefile fragment listing the games and their sources, and each game's
+        own config file (rewritten only when its table changes)."""
         from pipeline.build_game import make_rules
 
-        make_rules(config, output)
+        make_rules(config, output, fragments)
 
     @build_app.command("guessing-index")
     def guessing_index_cmd(config: Path = typer.Argument(..., help="config/guessing.toml"),

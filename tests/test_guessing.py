@@ -66,6 +66,23 @@ def test_second_make_does_nothing(built):
     assert run_make(built, "-q", "guessing", check=False).returncode == 0
 
 
+def test_editing_one_game_rebuilds_only_that_game(built, tmp_path):
+    import shutil
+
+    artifacts = tmp_path / "artifacts"
+    shutil.copytree(built, artifacts)
+    config = tmp_path / "guessing.toml"
+    config.write_text(CONFIG.read_text().replace('root = "löst"', 'root = "niet"'))
+    plan = subprocess.run(
+        ["make", "-C", str(REPO), "-n", f"ARTIFACTS={artifacts}", f"SOURCES={GAMES}",
+         f"GUESSING_CONFIG={config}", "guessing"], capture_output=True, text=True,
+        check=True).stdout
+    rebuilt = sorted(line.split()[-1].rsplit("/", 1)[-1] for line in plan.splitlines()
+                     if " -o " in line and "guessing-" not in line)
+    assert rebuilt == sorted(f"tiny-de.{suffix}" for suffix in (
+        "game.json", "feedback.npy", "openers.parquet", "tree.msgpack", "hard.tree.msgpack"))
+
+
 def test_rebuild_is_byte_identical(built, tmp_path):
     run_make(tmp_path, "tiny-en")
     for suffix in ("game.json", "guesses.txt", "feedback.npy", "openers.parquet",
@@ -296,8 +313,10 @@ def real(monkeypatch):
 @pytest.mark.parametrize("game_id, hard, stats", [
     ("wordle-en", False, {"total": 7920, "mean": 3.4212, "max": 5}),
     ("wordle-en", True, {"total": 8122, "mean": 3.5084, "max": 6}),
-    ("wordle-en-nyt", False, {"total": 7897, "mean": 3.4201, "max": 5}),
-    ("wordle-en-nyt", True, {"total": 8099, "mean": 3.5076, "max": 6}),
+    # Selby's 7,897 / 8,099 used the 2022 allowed list (12,947 words); the current 14,855 words
+    # allow better trees (design §2).
+    ("wordle-en-nyt", False, {"total": 7894, "mean": 3.4188, "max": 5}),
+    ("wordle-en-nyt", True, {"total": 8097, "mean": 3.5067, "max": 6}),
 ])
 def test_real_tree_stats(real, game_id, hard, stats):
     found = guessing_game(game_id).tree_stats(hard=hard)
