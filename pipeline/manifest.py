@@ -1,8 +1,9 @@
 """Manifest stage: artifacts/manifest.json lists every shipped artifact.
 
 Each entry: path (relative to the artifacts directory), size, sha256, format, format version,
-the sha256 of every input, and the licences of the sources it derives from, all read from the
-provenance sidecars that pipeline/provenance.py writes. Files whose name starts with `_` are
+the sha256 of every input, and the licences of the sources it derives from (the project's own
+licence when there are none), all read from the provenance sidecars that
+pipeline/provenance.py writes. Files whose name starts with `_` are
 build helpers and are not listed. A file without a sidecar is an error: every artifact must say
 where it came from.
 
@@ -18,6 +19,9 @@ from pipeline.atomic import atomic_output
 from pipeline.provenance import meta_path
 
 MANIFEST_NAME = "manifest.json"
+# Artifacts derived from no licensed source (crossword rules, generated Nerdle equations) are
+# wordpack's own work, under the project's licence.
+PROJECT_LICENCE = "MIT (wordpack)"
 MANIFEST_VERSION = 1
 
 
@@ -42,7 +46,7 @@ def build_manifest(artifacts) -> list[dict]:
             "format": meta["format"],
             "version": meta["version"],
             "inputs": meta["inputs"],
-            "licences": meta["licences"],
+            "licences": meta["licences"] or [PROJECT_LICENCE],
         })
     manifest = {"format": "wordpack-manifest", "version": MANIFEST_VERSION, "artifacts": entries}
     with atomic_output(artifacts / MANIFEST_NAME, "w") as handle:

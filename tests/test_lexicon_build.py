@@ -88,6 +88,7 @@ def test_manifest(built):
     assert dawg["format"] == "dawg" and dawg["version"] == 1
     assert dawg["licences"] == ["public domain"]
     assert entries["lexicons/opencorpora-nouns.gaddag"]["licences"] == ["CC-BY-SA-3.0"]
+    assert entries["crossword/scrabble-en.json"]["licences"] == ["MIT (wordpack)"]
     assert dawg["size"] == (built / "lexicons" / "enable.dawg").stat().st_size
 
 
