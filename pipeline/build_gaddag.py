@@ -39,8 +39,6 @@ def gaddag_bytes(words: list[str], alphabet: str, input_sha256: str | None = Non
     return graph_bytes(GADDAG_MAGIC, alphabet, input_sha256, len(words), nodes, root)
 
 
-build_gaddag_bytes = gaddag_bytes
-
 
 def build_gaddag(word_list, alphabet: str, output) -> None:
     """Compile the normalized word list at `word_list` into a .gaddag file at `output`."""

@@ -16,7 +16,7 @@ from lookup.crossword import CrosswordGame
 from lookup.gaddag import load_gaddag
 from lookup.movegen import gaddag_tables
 from pipeline.build_crossword import read_rules
-from pipeline.build_gaddag import build_gaddag_bytes
+from pipeline.build_gaddag import gaddag_bytes
 from pipeline.selfplay import read_selfplay
 
 REPO = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def fixture_words(lexicon: str) -> tuple:
 def gaddag_file(words, alphabet: str, name: str) -> Path:
     """Write the GADDAG of `words` into a temporary file and return its path."""
     path = Path(_TEMP.name) / f"{name}.gaddag"
-    path.write_bytes(build_gaddag_bytes(sorted(set(words)), alphabet))
+    path.write_bytes(gaddag_bytes(sorted(set(words)), alphabet))
     return path
 
 
