@@ -22,12 +22,13 @@ def _resolve(name_or_path) -> tuple[Path, str]:
     text = str(name_or_path)
     if "/" in text or text.endswith((".dawg", ".trie")):
         path = Path(text)
-        return require_file(path, str(path)), path.stem
-    if text not in LEXICONS and not lexicon_path(text).is_file():
+        name = path.stem
+    elif text in LEXICONS or lexicon_path(text).is_file():
+        path, name = lexicon_path(text), text
+    else:
         raise UnknownName(f"unknown lexicon {text!r}: choose one of {', '.join(LEXICONS)} "
                           "or give the path of a .dawg file")
-    path = lexicon_path(text)
-    return require_file(path, path.as_posix().replace(str(artifacts_dir()), "artifacts")), text
+    return require_file(path, f"artifacts/lexicons/{name}{path.suffix}"), name
 
 
 @functools.lru_cache(maxsize=None)
