@@ -66,8 +66,9 @@ def build_automaton(strings, share: bool = True, desc: str = "") -> tuple[list[t
     # path[d + 1] until that node is frozen.
     path: list[list[list]] = [[]]
     previous = ""
-    for string in tqdm(strings, desc=desc or "automaton", unit="str", mininterval=1.0,
-                       disable=len(strings) < _PROGRESS_FROM, leave=False):
+    if len(strings) >= _PROGRESS_FROM:  # tqdm's own settings (TQDM_DISABLE=1) still apply
+        strings = tqdm(strings, desc=desc or "automaton", unit="str", mininterval=1.0, leave=False)
+    for string in strings:
         if string <= previous and previous:
             raise BadInput(f"input is not sorted and distinct at {string!r}")
         if not string:
