@@ -169,16 +169,17 @@ def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None)
     return graph_bytes(DAWG_MAGIC, alphabet, input_sha256, len(words), nodes, root)
 
 
-def write_graph(output, data: bytes, fmt: str, word_list) -> None:
-    """Write a word-graph file atomically and record its provenance."""
+def write_graph(to_bytes, fmt: str, word_list, alphabet: str, output) -> None:
+    """Compile the normalized word list at `word_list` with `to_bytes(words, alphabet,
+    input_sha256)` and write the result to `output` atomically, with its provenance."""
+    data = Path(word_list).read_bytes()
+    words = data.decode("utf-8").split("\n")[:-1]
+    graph = to_bytes(words, alphabet, hashlib.sha256(data).hexdigest())
     with atomic_output(output) as handle:
-        handle.write(data)
+        handle.write(graph)
     record(output, format=fmt, version=GRAPH_VERSION, inputs=[word_list])
 
 
 def build_dawg(word_list, alphabet: str, output) -> None:
     """Compile the normalized word list at `word_list` into a .dawg file at `output`."""
-    data = Path(word_list).read_bytes()
-    words = data.decode("utf-8").split("\n")[:-1]
-    write_graph(output, dawg_bytes(words, alphabet, hashlib.sha256(data).hexdigest()), "dawg",
-                word_list)
+    write_graph(dawg_bytes, "dawg", word_list, alphabet, output)

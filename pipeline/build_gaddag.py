@@ -9,7 +9,6 @@ Usage: python -m pipeline build gaddag artifacts/lexicons/NAME.txt --lexicon NAM
 """
 
 import hashlib
-from pathlib import Path
 
 from lookup.formats import GADDAG_MAGIC, SEPARATOR_TILE
 from pipeline.build_dawg import build_automaton, graph_bytes, tile_strings, write_graph
@@ -42,7 +41,4 @@ def gaddag_bytes(words: list[str], alphabet: str, input_sha256: str | None = Non
 
 def build_gaddag(word_list, alphabet: str, output) -> None:
     """Compile the normalized word list at `word_list` into a .gaddag file at `output`."""
-    data = Path(word_list).read_bytes()
-    words = data.decode("utf-8").split("\n")[:-1]
-    write_graph(output, gaddag_bytes(words, alphabet, hashlib.sha256(data).hexdigest()), "gaddag",
-                word_list)
+    write_graph(gaddag_bytes, "gaddag", word_list, alphabet, output)

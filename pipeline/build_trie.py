@@ -7,9 +7,6 @@ here for size comparison and for the simplest clients; lookup/dawg.py reads it t
 Usage: python -m pipeline build trie artifacts/lexicons/NAME.txt --lexicon NAME -o artifacts/lexicons/NAME.trie
 """
 
-import hashlib
-from pathlib import Path
-
 from lookup.formats import TRIE_MAGIC
 from pipeline.build_dawg import build_automaton, graph_bytes, tile_strings, write_graph
 
@@ -22,7 +19,4 @@ def trie_bytes(words: list[str], alphabet: str, input_sha256: str) -> bytes:
 
 def build_trie(word_list, alphabet: str, output) -> None:
     """Compile the normalized word list at `word_list` into a .trie file at `output`."""
-    data = Path(word_list).read_bytes()
-    words = data.decode("utf-8").split("\n")[:-1]
-    write_graph(output, trie_bytes(words, alphabet, hashlib.sha256(data).hexdigest()), "trie",
-                word_list)
+    write_graph(trie_bytes, "trie", word_list, alphabet, output)
