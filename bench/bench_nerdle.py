@@ -168,7 +168,8 @@ def tree_rows() -> list[dict]:
 
 def runtime_rows() -> list[dict]:
     import lookup.guessing
-    from lookup.feedback import feedback_reference, load_feedback
+    from bench_guessing import reference_best_guess
+    from lookup.feedback import load_feedback
 
     rows = []
     started = time.perf_counter()
@@ -188,18 +189,7 @@ def runtime_rows() -> list[dict]:
     on_tree = median_seconds(lambda: game.next_guess(on_history), repeat=7)
     off_tree = median_seconds(lambda: game.next_guess(off_history), repeat=3)
 
-    def reference_rank():
-        best = None
-        for g in game.guesses:
-            groups: dict[int, int] = {}
-            for a in left:
-                code = feedback_reference(g, a)
-                groups[code] = groups.get(code, 0) + 1
-            key = (sum(v * v for v in groups.values()), g not in left)
-            best = key if best is None or key < best else best
-        return best
-
-    baseline = seconds(reference_rank)
+    baseline = seconds(lambda: reference_best_guess(game.guesses, left))
     rows.append(row("nerdle-classic next_guess on the tree (2 guesses in)",
                     round(on_tree * 1e6, 1), "us", "off-tree ranking from the matrix",
                     round(off_tree * 1e6, 1)))
