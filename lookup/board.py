@@ -111,7 +111,7 @@ class Board:
     def letter(self, row: int, col: int) -> str:
         """The letter at (row, col), lowercase even for a blank; "" when empty."""
         code = self.cells[row * self.size + col]
-        return self.alphabet[(code & LETTER_MASK) - 1] if code else ""
+        return tile_letter(self.alphabet, code) if code else ""
 
     def is_blank(self, row: int, col: int) -> bool:
         """True when (row, col) holds a blank."""
@@ -126,13 +126,12 @@ class Board:
         n = self.size
         for index, code in enumerate(self.cells):
             if code:
-                letter = self.alphabet[(code & LETTER_MASK) - 1]
-                yield index // n, index % n, letter, bool(code & BLANK)
+                yield index // n, index % n, tile_letter(self.alphabet, code), bool(code & BLANK)
 
     def text(self) -> str:
         """The board in the text format parse_board reads (one line per row, newline-ended)."""
         n = self.size
-        squares = [_square_text(self.alphabet, code) for code in self.cells]
+        squares = [tile_text(self.alphabet, code) for code in self.cells]
         return "".join("".join(squares[r * n:(r + 1) * n]) + "\n" for r in range(n))
 
     def with_tiles(self, placed) -> "Board":
@@ -154,10 +153,16 @@ class Board:
         return Board(self.size, self.alphabet, tuple(cells))
 
 
-def _square_text(alphabet: str, code: int) -> str:
+def tile_letter(alphabet: str, code: int) -> str:
+    """The letter of a tile code (non-zero), lowercase even for a blank."""
+    return alphabet[(code & LETTER_MASK) - 1]
+
+
+def tile_text(alphabet: str, code: int) -> str:
+    """A square in the board text format: "." empty, a lowercase tile, an UPPERCASE blank."""
     if not code:
         return EMPTY_SQUARE
-    letter = alphabet[(code & LETTER_MASK) - 1]
+    letter = tile_letter(alphabet, code)
     return letter.upper() if code & BLANK else letter
 
 
@@ -284,3 +289,24 @@ def neighbours(index: int, size: int) -> list[int]:
     if c < size - 1:
         out.append(index + 1)
     return out
+
+
+def run_bounds(cells, size: int, index: int, step: int) -> tuple[int, int]:
+    """First and last square of the run of tiles through square `index` along one line.
+
+    `index` itself counts as a tile (it may be empty: the square of a tile about to be
+    placed). `step` is 1 to walk a row, `size` to walk a column; the run never leaves that
+    row or column.
+
+    Returns:
+        (first, last) square indexes, first <= index <= last, both on the line of `index`.
+    """
+    line_first = index % size if step == size else index - index % size
+    line_last = line_first + step * (size - 1)
+    first = index
+    while first != line_first and cells[first - step]:
+        first -= step
+    last = index
+    while last != line_last and cells[last + step]:
+        last += step
+    return first, last

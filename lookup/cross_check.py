@@ -8,7 +8,7 @@ the letters a GADDAG node offers and with the rack in one `&` each. The down ori
 the transposed board, so one function serves both.
 """
 
-from lookup.board import LETTER_MASK
+from lookup.board import LETTER_MASK, run_bounds
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK, SEPARATOR_TILE
 
 
@@ -106,21 +106,14 @@ def cross_checks(cells, size: int, arcs, node_mask, root: int, all_letters: int,
     for index, code in enumerate(cells):
         if code:
             continue
-        above = []
-        up = index - size
-        while up >= 0 and cells[up]:
-            above.append(cells[up] & LETTER_MASK)
-            up -= size
-        below = []
-        down = index + size
-        while down < size * size and cells[down]:
-            below.append(cells[down] & LETTER_MASK)
-            down += size
-        if len(above) + len(below) + 1 > max_length:
-            checks[index] = 0
-        elif above or below:
-            above.reverse()
-            checks[index] = cross_check(arcs, node_mask, root, above, below) & all_letters
-        else:
+        first, last = run_bounds(cells, size, index, size)
+        if first == last:
             checks[index] = all_letters
+            continue
+        above = [cells[j] & LETTER_MASK for j in range(first, index, size)]
+        below = [cells[j] & LETTER_MASK for j in range(index + size, last + 1, size)]
+        if (last - first) // size + 1 > max_length:
+            checks[index] = 0
+        else:
+            checks[index] = cross_check(arcs, node_mask, root, above, below) & all_letters
     return checks

@@ -47,7 +47,7 @@ from itertools import combinations, product
 
 import numpy as np
 
-from lookup.board import BLANK, LETTER_MASK
+from lookup.board import BLANK, LETTER_MASK, neighbours, run_bounds
 from lookup.cross_check import cross_checks
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
 from lookup.scoring import NO_CROSS_WORD, ScoreSheet, blank_savings, score_sheet, score_word
@@ -112,13 +112,8 @@ def anchors(cells, size: int, start_index: int) -> list[bool]:
     if not any(cells):
         flags[start_index] = True
         return flags
-    last = size * size
     for index, code in enumerate(cells):
-        if code:
-            continue
-        c = index % size
-        if ((index >= size and cells[index - size]) or (index + size < last and cells[index + size])
-                or (c > 0 and cells[index - 1]) or (c < size - 1 and cells[index + 1])):
+        if not code and any(cells[j] for j in neighbours(index, size)):
             flags[index] = True
     return flags
 
@@ -295,9 +290,7 @@ def _anchor_moves(arcs, node_mask, root, o: Orientation, anchor: int,
     # that those tiles, which every word through the anchor contains, are checked first.
     # Gordon's strings split a word anywhere; splitting it at the pivot rather than at the
     # anchor changes which path spells a placement, not how many do.
-    pivot = anchor
-    while pivot < line_end and cells[pivot + 1]:
-        pivot += 1
+    pivot = run_bounds(cells, size, anchor, 1)[1]
     # Letters placed so far are written into `word` (a copy of the board's line squares).
     word = list(cells)
     # One-tile placements down are listed across when they form an across word.

@@ -1,10 +1,10 @@
-"""Scoring of crossword moves: the one place that knows how a placement scores (design §2).
+"""Scoring of crossword moves: the one place that knows how a placement scores.
 
-Rules: a letter premium (DL x2, TL x3) multiplies the letter under it, then word premiums (DW
-x2, TW x3, multiplied together when there are several) multiply the word; premiums count only
-under newly placed tiles; each cross word formed by a new tile scores in full, with that tile's
-letter and word premium; a blank scores 0 even on DL/TL, but its DW/TW still counts; placing
-all `rack_size` tiles adds the bingo bonus.
+Rules (docs/GAMES.md, "## Crossword games"): a letter premium (DL x2, TL x3) multiplies the
+letter under it, then word premiums (DW x2, TW x3, multiplied together when there are several)
+multiply the word; premiums count only under newly placed tiles; each cross word formed by a
+new tile scores in full, with that tile's letter and word premium; a blank scores 0 even on
+DL/TL, but its DW/TW still counts; placing all `rack_size` tiles adds the bingo bonus.
 
 A ScoreSheet holds, for one board and one orientation, what those rules need per square: the
 letter and word multipliers and the value of the perpendicular tiles a new tile would join
@@ -20,7 +20,7 @@ centre (7, 7) is DW and under the new t, no letter premium, so (3 + 1 + 1) * 2 =
 
 from dataclasses import dataclass
 
-from lookup.board import BLANK
+from lookup.board import BLANK, run_bounds
 
 NO_CROSS_WORD = -1
 
@@ -77,20 +77,10 @@ def score_sheet(cells, size: int, letter_mult, word_mult, values: list[int], rac
     for index, code in enumerate(cells):
         if code:
             continue
-        total = 0
-        joined = False
-        up = index - size
-        while up >= 0 and cells[up]:
-            total += values[cells[up]]
-            joined = True
-            up -= size
-        down = index + size
-        while down < size * size and cells[down]:
-            total += values[cells[down]]
-            joined = True
-            down += size
-        if joined:
-            cross_sum[index] = total
+        first, last = run_bounds(cells, size, index, size)
+        if first != last:
+            cross_sum[index] = sum(values[cells[j]] for j in range(first, last + 1, size)
+                                   if j != index)
     return ScoreSheet(size, list(letter_mult), list(word_mult), cross_sum, values, rack_size,
                       bingo)
 
