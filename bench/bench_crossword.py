@@ -68,8 +68,9 @@ def run() -> list[dict]:
     from crossword_oracle import WordIndex, brute_force_moves, grid_of
     from crossword_support import lexicon_alphabet
 
-    from lookup.crossword import _lexicon_tables, crossword_game
+    from lookup.crossword import crossword_game
     from lookup.gaddag import load_gaddag
+    from lookup.game_lexicon import lexicon_tables
     from lookup.paths import artifacts_dir
 
     rows = []
@@ -81,7 +82,7 @@ def run() -> list[dict]:
         if lexicon not in loaded:
             loaded.add(lexicon)
             load_seconds, _graph = timed(load_gaddag, path)
-            index_seconds, _tables = timed(_lexicon_tables, str(path))
+            index_seconds, _tables = timed(lexicon_tables, str(path))
             rows.append(row(f"load {lexicon}.gaddag + movegen index", load_seconds +
                             index_seconds, "s", note=f"of which the index (node bitmasks) "
                                                      f"{index_seconds:.2f} s"))

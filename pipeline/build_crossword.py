@@ -2,9 +2,9 @@
 
 Reads config/crossword/<id>.toml (board premiums as a grid of tokens, tile counts and values,
 blanks, rack size, bingo, exchange and end rules, lexicon and word length limits, and the
-provenance of each fact), checks it with lookup.crossword.rules_from_dict (the same checks the
-runtime applies when it reads the artifact), and writes the JSON rules file that
-lookup/crossword.py reads (format in its docstring and docs/FORMATS.md). The output is
+provenance of each fact), checks it with lookup.crossword_rules.rules_from_dict (the same
+checks the runtime applies when it reads the artifact), and writes the JSON rules file that
+lookup/crossword_rules.py reads (format in its docstring and docs/FORMATS.md). The output is
 deterministic: keys sorted, no timestamps.
 
 Usage: python -m pipeline build crossword config/crossword/ID.toml -o artifacts/crossword/ID.json
@@ -14,9 +14,9 @@ import json
 import tomllib
 from pathlib import Path
 
-from lookup.crossword import RULES_FORMAT, RULES_VERSION, Rules, rules_from_dict
+from lookup.crossword_rules import Rules, rules_from_dict
 from lookup.errors import BadInput
-from lookup.formats import sha256_file
+from lookup.formats import RULES_FORMAT, RULES_VERSION, sha256_file
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 

@@ -6,7 +6,7 @@ import os
 import pytest
 from crossword_support import GAMES, REPO, rules
 
-from lookup.crossword import load_rules, rules_from_dict
+from lookup.crossword_rules import load_rules, rules_from_dict
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnsupportedFormat
 from pipeline.build_crossword import build_crossword, read_rules, rules_json
 
@@ -171,18 +171,29 @@ def test_reader_refuses_bad_artifacts(tmp_path):
 
 
 def test_crossword_game_names(tmp_path, monkeypatch):
-    from lookup.crossword import crossword_game
+    from lookup.crossword import crossword_game, crossword_games
     from lookup.errors import UnknownName
 
     monkeypatch.setenv("WORDPACK_ARTIFACTS", os.fspath(tmp_path))
     crossword_game.cache_clear()
     try:
-        with pytest.raises(ArtifactMissing, match="make artifacts/crossword/wordfeud-nl.json"):
+        assert crossword_games() == []
+        with pytest.raises(UnknownName) as nothing_built:
             crossword_game("wordfeud-nl")
-        with pytest.raises(UnknownName, match="unknown crossword game 'scrable-en'"):
-            crossword_game("scrable-en")
+        assert str(nothing_built.value) == (
+            "unknown crossword game 'wordfeud-nl' (none is built); `make crossword` builds "
+            "every game of config/crossword/")
         build_crossword(REPO / "config" / "crossword" / "scrabble-en.toml",
                         tmp_path / "crossword" / "scrabble-en.json")
+        # The build wrote the sidecar _scrabble-en.json.meta.json too: not a game.
+        assert sorted(p.name for p in (tmp_path / "crossword").iterdir()) == [
+            "_scrabble-en.json.meta.json", "scrabble-en.json"]
+        assert crossword_games() == ["scrabble-en"]
+        with pytest.raises(UnknownName) as misspelt:
+            crossword_game("scrable-en")
+        assert str(misspelt.value) == (
+            "unknown crossword game 'scrable-en' (built: scrabble-en); `make crossword` builds "
+            "every game of config/crossword/")
         assert crossword_game("scrabble-en").rules == rules("scrabble-en")
     finally:
         crossword_game.cache_clear()

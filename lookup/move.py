@@ -1,0 +1,136 @@
+"""A crossword move: a placement of tiles ("play"), an exchange, or a pass.
+
+The move generator lists tens of thousands of moves per position, so a Move holds only what
+it was generated with (square, direction, the main word's tile codes, which new tiles are
+blanks, the board) and works out its words and new tiles on first use.
+"""
+
+from lookup.board import BLANK, Board, run_bounds, tile_letter, tile_text
+
+# Board squares from one letter of a word to the next, by direction.
+STEPS = {"H": (0, 1), "V": (1, 0)}
+
+
+class Move:
+    """One move: a placement of tiles ("play"), an exchange, or a pass.
+
+    Attributes:
+        kind: "play", "exchange" or "pass".
+        row, col: 0-based square of the main word's first letter (None unless a play).
+        direction: "H" (across) or "V" (down) (None unless a play).
+        score: points the move scores.
+        exchanged: the tiles an exchange returns to the bag ("?" for a blank), else "".
+    Computed on first use (a position can have tens of thousands of moves):
+        word: the main word, lowercase ("" unless a play).
+        placed: the new tiles, [(row, col, letter, is_blank)], in reading order.
+        words: every word formed: the main word first, then each cross word of two letters
+            or more in the order of the tiles that form them.
+    """
+
+    __slots__ = ("kind", "row", "col", "direction", "score", "exchanged", "_plain", "_blanks",
+                 "_board", "_cache")
+
+    def __init__(self, kind: str, row=None, col=None, direction=None, score: int = 0,
+                 exchanged: str = "", codes: tuple = (), board: Board | None = None,
+                 blanks: int = 0):
+        self.kind = kind
+        self.row = row
+        self.col = col
+        self.direction = direction
+        self.score = score
+        self.exchanged = exchanged
+        # The main word's tile codes, plus bit i of `blanks` for a blank at position i (the
+        # generator lists many moves; the codes with blank bits are made on first use).
+        self._plain = codes
+        self._blanks = blanks
+        self._board = board
+        self._cache = None
+
+    @property
+    def _codes(self) -> tuple:
+        if not self._blanks:
+            return self._plain
+        return tuple(code | BLANK if self._blanks >> i & 1 else code
+                     for i, code in enumerate(self._plain))
+
+    def _details(self):
+        if self._cache is None:
+            self._cache = _play_details(self._board, self.row, self.col, self.direction,
+                                        self._codes) if self.kind == "play" else ("", [], [])
+        return self._cache
+
+    @property
+    def word(self) -> str:
+        """The main word, lowercase."""
+        return self._details()[0]
+
+    @property
+    def placed(self) -> list:
+        """New tiles: [(row, col, letter, is_blank)]."""
+        return self._details()[1]
+
+    @property
+    def words(self) -> list:
+        """Every word formed, main word first."""
+        return self._details()[2]
+
+    def key(self) -> tuple:
+        """Identity of the move: kind, square, direction, tile codes, exchanged tiles."""
+        return (self.kind, self.row, self.col, self.direction, self._codes, self.exchanged)
+
+    def __eq__(self, other):
+        """Equal kind, squares, tiles and score."""
+        return isinstance(other, Move) and self.key() == other.key() and self.score == other.score
+
+    def __hash__(self):
+        """Hash of key()."""
+        return hash(self.key())
+
+    def notation(self) -> str:
+        """Short text: "H 7,3 caT 10" (blanks uppercase), "exchange abc", "pass"."""
+        if self.kind == "exchange":
+            return f"exchange {self.exchanged}"
+        if self.kind == "pass":
+            return "pass"
+        letters = "".join(tile_text(self._board.alphabet, code) for code in self._codes)
+        return f"{self.direction} {self.row},{self.col} {letters} {self.score}"
+
+    def __repr__(self):
+        """Move('H 7,3 Zebra 12')."""
+        return f"Move({self.notation()!r})"
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of every attribute."""
+        return {"kind": self.kind, "row": self.row, "col": self.col,
+                "direction": self.direction, "word": self.word,
+                "placed": [list(tile) for tile in self.placed], "words": self.words,
+                "score": self.score, "exchanged": self.exchanged}
+
+
+def _play_details(board: Board, row: int, col: int, direction: str, codes: tuple):
+    """(main word, new tiles, every word formed) of a play; see Move."""
+    n = board.size
+    dr, dc = STEPS[direction]
+    alphabet = board.alphabet
+    word = "".join(tile_letter(alphabet, code) for code in codes)
+    placed = []
+    for k, code in enumerate(codes):
+        r, c = row + k * dr, col + k * dc
+        if not board.cells[r * n + c]:
+            placed.append((r, c, tile_letter(alphabet, code), bool(code & BLANK)))
+    after = board.with_tiles(placed)
+    words = [word]
+    cross_step = n if direction == "H" else 1
+    for r, c, _letter, _blank in placed:
+        cross = line_word(after, r * n + c, cross_step)
+        if len(cross) >= 2:
+            words.append(cross)
+    return word, placed, words
+
+
+def line_word(board: Board, index: int, step: int) -> str:
+    """The letters of the run of tiles through square `index` along a row (step 1) or a column
+    (step board.size); one letter when the tile has no neighbour on that line."""
+    first, last = run_bounds(board.cells, board.size, index, step)
+    return "".join(tile_letter(board.alphabet, board.cells[j])
+                   for j in range(first, last + 1, step))
