@@ -65,7 +65,7 @@ def naive_makeable(word_counts, letters):
 
 def run() -> list[dict]:
     sys.path.insert(0, str(REPO))
-    from lookup.dawg import Dawg
+    from lookup.dawg import Lexicon
     from lookup.formats import DAWG_MAGIC, TRIE_MAGIC
     from lookup.graph import read_graph
     from pipeline.build_dawg import dawg_bytes
@@ -120,7 +120,7 @@ def run() -> list[dict]:
     # Memory: loaded DAWG (with membership table and perfect-hash counts) vs a Python set.
     gc.collect()
     tracemalloc.start()
-    lex = Dawg(read_graph(LEX / "enable.dawg", DAWG_MAGIC), "enable")
+    lex = Lexicon(read_graph(LEX / "enable.dawg", DAWG_MAGIC), "enable")
     "warm" in lex
     lex.index("cigar")
     dawg_mem = tracemalloc.get_traced_memory()[0]

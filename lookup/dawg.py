@@ -24,9 +24,8 @@ MAX_QUERY_LETTERS = 20  # racks are 7 tiles; 20 covers board letters plus rack i
 MAX_PATTERN_LENGTH = 64
 # Membership probes a dict keyed by (node start << 8 | byte), where byte is the letter in a
 # one-byte codec that covers the alphabet (ASCII letters for ENABLE, cp1251 for Russian). Since
-# an arc is child << 8 | flags, the next key is just arc & _KEY_NODE_MASK.
+# an arc is child << 8 | flags, the next key is just arc & -256 (its flag byte cleared).
 _SINGLE_BYTE_CODECS = ("latin-1", "cp1251", "iso8859_7", "cp1250")
-_KEY_NODE_MASK = ~0xFF
 # The hot loops (__contains__, _makeable) inline the arc layout for speed: module globals cost a
 # dict probe each. This pins the layout they assume.
 assert (ARC_TILE_MASK, ARC_ACCEPTS, ARC_LAST, ARC_CHILD_SHIFT) == (0x3F, 0x40, 0x80, 8)
@@ -44,8 +43,11 @@ def _single_byte_codec(alphabet: str) -> str | None:
     return None
 
 
-class Dawg:
-    """A lexicon loaded from a .dawg (or .trie) file. Build one with lookup.lexicon()."""
+class Lexicon:
+    """A lexicon: the word graph of a .dawg or .trie file and the queries it answers.
+
+    Build one with lookup.lexicon().
+    """
 
     def __init__(self, graph: GraphFile, name: str):
         self.name = name
@@ -58,7 +60,7 @@ class Dawg:
         self._codec = _single_byte_codec(self.alphabet)
 
     def __repr__(self):
-        return f"<Dawg {self.name!r}: {len(self)} words from {self.graph.path}>"
+        return f"<Lexicon {self.name!r}: {len(self)} words from {self.graph.path}>"
 
     def __len__(self):
         return self.graph.word_count
@@ -77,7 +79,7 @@ class Dawg:
             arc = get(key | byte)
             if arc is None:
                 return False
-            key = arc & -256  # _KEY_NODE_MASK, inlined
+            key = arc & -256
         return arc & 0x40 != 0
 
     def _build_transitions(self) -> dict:
@@ -270,12 +272,12 @@ class Dawg:
         return self._makeable(rack, blanks, total, total, "")
 
     def unscramble(self, letters: str, min_len: int = 2, starts: str = "", ends: str = "",
-                   contains: str = "", game: str | None = None) -> list:
+                   contains: str = "") -> list[str]:
         """Every word that can be spelled from some of these letters ('?' = blank).
 
         The filters constrain the result; their letters still have to come from `letters`.
-        With `game`, each word comes with its tile score in that crossword game (letters the
-        rack lacks are played with blanks, which score 0), best score first.
+        A word finder that shows tile scores adds them from the game:
+        `crossword_game(id).rack_score(word, letters)` (letters the rack lacks are blanks).
 
         Args:
             letters: the rack, e.g. "retinas?".
@@ -283,16 +285,12 @@ class Dawg:
             starts: the word must start with this.
             ends: the word must end with this.
             contains: the word must contain this.
-            game: a crossword game id ("scrabble-en", "wordfeud-nl", ...) to score words in.
 
         Returns:
-            Matching words, longest first, then alphabetical; with `game`, (word, score)
-            pairs, highest score first, then longest, then alphabetical.
+            Matching words, longest first, then alphabetical.
 
         Raises:
-            BadInput: empty or too long letters, a letter outside the alphabet, bad min_len,
-                a letter the game has no tile for.
-            UnknownName: an unknown game.
+            BadInput: empty or too long letters, a letter outside the alphabet, or bad min_len.
         """
         rack, blanks = self._rack(letters, "letters")
         if not isinstance(min_len, int) or min_len < 1:
@@ -301,16 +299,7 @@ class Dawg:
         ends = self._clean(ends, "ends")
         contains = self._clean(contains, "contains")
         words = self._makeable(rack, blanks, min_len, sum(rack) + blanks, starts)
-        words = [w for w in words if w.endswith(ends) and contains in w]
-        if game is None:
-            return words
-        from lookup.crossword import crossword_game
-
-        scorer = crossword_game(game)
-        rack_letters = self._clean(letters, "letters", BLANK)
-        scored = [(w, scorer.rack_score(w, rack_letters)) for w in words]
-        scored.sort(key=lambda pair: (-pair[1], -len(pair[0]), pair[0]))
-        return scored
+        return [w for w in words if w.endswith(ends) and contains in w]
 
     def match(self, pattern: str) -> list[str]:
         """Words matching a pattern: '?' is one letter, '*' any run (even empty), letters fixed.

@@ -3,7 +3,7 @@
 import functools
 from pathlib import Path
 
-from lookup.dawg import Dawg
+from lookup.dawg import Lexicon
 from lookup.errors import UnknownName
 from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC, require_file
 from lookup.graph import read_graph
@@ -32,12 +32,12 @@ def _resolve(name_or_path) -> tuple[Path, str]:
 
 
 @functools.lru_cache(maxsize=None)
-def _load(path: Path, name: str) -> Dawg:
+def _load(path: Path, name: str) -> Lexicon:
     magic = _MAGIC_BY_SUFFIX.get(path.suffix, DAWG_MAGIC)
-    return Dawg(read_graph(path, magic), name)
+    return Lexicon(read_graph(path, magic), name)
 
 
-def lexicon(name_or_path) -> Dawg:
+def lexicon(name_or_path) -> Lexicon:
     """Load a lexicon: a name ("enable", "opentaal", "igerman98", "opencorpora-nouns") or the
     path of a .dawg or .trie file. Loaded once per process and cached.
 

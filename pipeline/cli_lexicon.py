@@ -113,10 +113,14 @@ def register(app: typer.Typer, build_app: typer.Typer) -> None:
 
         lex = lookup.lexicon(lexicon)
         found = lex.unscramble(letters, min_len=min_len, starts=starts, ends=ends,
-                               contains=contains, game=game)
+                               contains=contains)
         if game is None:
             _print_words(found, as_json)
-        elif as_json:
+            return
+        scorer = lookup.crossword_game(game)
+        found = sorted(((w, scorer.rack_score(w, letters)) for w in found),
+                       key=lambda pair: (-pair[1], -len(pair[0]), pair[0]))
+        if as_json:
             typer.echo(json.dumps([{"word": w, "score": s} for w, s in found], ensure_ascii=False))
         else:
             for word, score in found or [("(no words)", "")]:

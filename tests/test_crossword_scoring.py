@@ -119,3 +119,10 @@ def test_tile_score():
     assert scrabble.tile_score("Quiz") == scrabble.tile_score("?uiz") == 12
     erudit = game_with_words("erudit-ru", ["щука"], "щука")
     assert erudit.tile_score("щука") == 10 + 3 + 2 + 1
+
+
+def test_rack_score_plays_missing_letters_with_blanks():
+    scrabble = game_with_words("scrabble-en", ["acta"], "acta")
+    # A word finder's score: c 3 + a 1 + t 1 from the rack, the second a is the blank.
+    assert scrabble.rack_score("acta", "cat?") == 5
+    assert scrabble.rack_score("acta", "aact") == 6

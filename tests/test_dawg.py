@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import lexicon_oracle as oracle
 from conftest import FIXTURES
-from lookup.dawg import Dawg
+from lookup.dawg import Lexicon
 from lookup.errors import BadInput
 from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
 from lookup.graph import read_graph
@@ -21,10 +21,10 @@ ABC = "abcdefghijklmnopqrstuvwxyz"
 RU = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
 
 
-def load(data: bytes, magic: bytes, tmp_path, name="t") -> Dawg:
+def load(data: bytes, magic: bytes, tmp_path, name="t") -> Lexicon:
     path = tmp_path / f"{name}-{hashlib.sha256(data).hexdigest()[:12]}.bin"
     path.write_bytes(data)
-    return Dawg(read_graph(path, magic), name)
+    return Lexicon(read_graph(path, magic), name)
 
 
 def fixture_words() -> list[str]:
