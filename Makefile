@@ -165,6 +165,11 @@ crossword-positions: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).
 	    --seed $(CROSSWORD_SELFPLAY_SEED) -o tests/fixtures/crossword/selfplay-$$game.json; \
 	done
 .PHONY: crossword-positions
+
+## approve-moves: rewrite tests/golden/crossword-moves.txt from the built games (after a deliberate change)
+approve-moves: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag)
+	WORDPACK_ARTIFACTS=$(ARTIFACTS) $(PY) tests/golden_moves.py
+.PHONY: approve-moves
 # ---- end crossword games -------------------------------------------------------------------
 
 # ---- manifest (after every section: it lists all of their artifacts) --------------------------
