@@ -33,7 +33,7 @@ from lookup.placement import (
 )
 from lookup.render import render
 
-__all__ = ["CrosswordGame", "Move", "Rules", "crossword_game", "crossword_games"]
+__all__ = ["BLANK_SYMBOL", "CrosswordGame", "Move", "Rules", "crossword_game", "crossword_games"]
 
 _DIRECTIONS = ("H", "V")
 

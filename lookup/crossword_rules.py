@@ -21,9 +21,9 @@ from lookup.board import LETTER_MASK, Layout
 from lookup.errors import BadInput
 from lookup.formats import (
     BLANK_SYMBOL,
-    RULES_EARLIEST_SUPPORTED_VERSION,
-    RULES_FORMAT,
-    RULES_VERSION,
+    CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION,
+    CROSSWORD_RULES_FORMAT,
+    CROSSWORD_RULES_VERSION,
     check_version,
     corrupt,
     require_file,
@@ -198,9 +198,10 @@ def load_rules(path) -> Rules:
 
 def _check_header(path: Path, data) -> None:
     """Raise CorruptArtifact or UnsupportedFormat unless `data` is a readable rules file."""
-    if not isinstance(data, dict) or data.get("format") != RULES_FORMAT:
-        raise corrupt(path, f"not a {RULES_FORMAT} file")
+    if not isinstance(data, dict) or data.get("format") != CROSSWORD_RULES_FORMAT:
+        raise corrupt(path, f"not a {CROSSWORD_RULES_FORMAT} file")
     version = data.get("version")
     if not isinstance(version, int):
         raise corrupt(path, "format version missing")
-    check_version(path, version, RULES_EARLIEST_SUPPORTED_VERSION, RULES_VERSION)
+    check_version(path, version, CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION,
+                  CROSSWORD_RULES_VERSION)

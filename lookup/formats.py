@@ -87,11 +87,8 @@ OPENERS_VERSION = 1
 
 # --- Crossword games (docs/FORMATS.md "## crossword games") -----------------------------------
 # <id>.json: one game's rules, read by lookup/crossword_rules.py.
-RULES_FORMAT = "crossword-rules"
-RULES_VERSION = 1
-RULES_EARLIEST_SUPPORTED_VERSION = 1
+CROSSWORD_RULES_FORMAT = "crossword-rules"
+CROSSWORD_RULES_VERSION = 1
+CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 1
 # The blank: its key in the rules' tile table, and a blank in racks and exchanges.
 BLANK_SYMBOL = "?"
-# Self-play position files (pipeline/selfplay.py writes them; the tests and bench read them).
-SELFPLAY_FORMAT = "crossword-selfplay"
-SELFPLAY_VERSION = 1

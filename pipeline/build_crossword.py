@@ -16,7 +16,7 @@ from pathlib import Path
 
 from lookup.crossword_rules import Rules, rules_from_dict
 from lookup.errors import BadInput
-from lookup.formats import RULES_FORMAT, RULES_VERSION, sha256_file
+from lookup.formats import CROSSWORD_RULES_FORMAT, CROSSWORD_RULES_VERSION, sha256_file
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -41,7 +41,8 @@ def read_rules(config) -> Rules:
 def rules_json(rules: Rules, config_sha256: str) -> str:
     """The artifact's text: the rules plus format, version and the config's sha256."""
     data = rules.to_dict()
-    data.update(format=RULES_FORMAT, version=RULES_VERSION, config_sha256=config_sha256)
+    data.update(format=CROSSWORD_RULES_FORMAT, version=CROSSWORD_RULES_VERSION,
+                config_sha256=config_sha256)
     return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
 
 
@@ -51,5 +52,5 @@ def build_crossword(config, output) -> Rules:
     text = rules_json(rules, sha256_file(config))
     with atomic_output(output) as handle:
         handle.write(text.encode("utf-8"))
-    record(output, format=RULES_FORMAT, version=RULES_VERSION, inputs=[config])
+    record(output, format=CROSSWORD_RULES_FORMAT, version=CROSSWORD_RULES_VERSION, inputs=[config])
     return rules

@@ -21,11 +21,11 @@ Usage: wordpack selfplay GAME --games N --seed S -o FILE
 import json
 import random
 
-from lookup.crossword import CrosswordGame
-from lookup.formats import BLANK_SYMBOL, SELFPLAY_FORMAT, SELFPLAY_VERSION
-from lookup.move import Move
+from lookup.crossword import BLANK_SYMBOL, CrosswordGame, Move
 from pipeline.atomic import atomic_output
 
+SELFPLAY_FORMAT = "crossword-selfplay"
+SELFPLAY_VERSION = 1
 # A game cannot last longer: every turn either places a tile or counts as scoreless.
 _MAX_TURNS = 1000
 
