@@ -305,7 +305,9 @@ def crossword_game(game_id: str) -> CrosswordGame:
     """
     built = crossword_games()
     if game_id not in built:
-        known = f"built: {', '.join(built)}" if built else "none is built"
-        raise UnknownName(f"unknown crossword game {game_id!r} ({known}); `make crossword` "
-                          "builds every game of config/crossword/")
+        if built:
+            raise UnknownName(f"unknown crossword game {game_id!r}: the built ones are "
+                              f"{', '.join(built)}")
+        raise UnknownName(f"unknown crossword game {game_id!r}: none is built yet; run "
+                          "`make crossword` to build them")
     return CrosswordGame(load_rules(artifacts_dir() / "crossword" / f"{game_id}.json"))

@@ -181,8 +181,8 @@ def test_crossword_game_names(tmp_path, monkeypatch):
         with pytest.raises(UnknownName) as nothing_built:
             crossword_game("wordfeud-nl")
         assert str(nothing_built.value) == (
-            "unknown crossword game 'wordfeud-nl' (none is built); `make crossword` builds "
-            "every game of config/crossword/")
+            "unknown crossword game 'wordfeud-nl': none is built yet; run `make crossword` to "
+            "build them")
         build_crossword(REPO / "config" / "crossword" / "scrabble-en.toml",
                         tmp_path / "crossword" / "scrabble-en.json")
         # The build wrote the sidecar _scrabble-en.json.meta.json too: not a game.
@@ -192,8 +192,7 @@ def test_crossword_game_names(tmp_path, monkeypatch):
         with pytest.raises(UnknownName) as misspelt:
             crossword_game("scrable-en")
         assert str(misspelt.value) == (
-            "unknown crossword game 'scrable-en' (built: scrabble-en); `make crossword` builds "
-            "every game of config/crossword/")
+            "unknown crossword game 'scrable-en': the built ones are scrabble-en")
         assert crossword_game("scrabble-en").rules == rules("scrabble-en")
     finally:
         crossword_game.cache_clear()
