@@ -1,8 +1,8 @@
 """Slow, obviously correct references for the crossword games, over a plain set of words.
 
 `brute_force_moves` tries every line, every start, every length and every word of that length
-that fits the line, checks all cross words against the word set and scores each placement
-with `reference_score`, which is written from the rules in design §2 and shares no code with
+that fits the line, checks all cross words against the word set and scores each placement with
+`reference_score`, which is written from the rules in docs/GAMES.md and shares no code with
 lookup/scoring.py. Boards are plain lists of rows of (letter, is_blank) or None.
 """
 
@@ -36,10 +36,10 @@ def _overlay(grid, new):
 def reference_score(rules, grid, new: dict) -> int:
     """Score of placing `new` {(r, c): (letter, is_blank)} on `grid` (the board before it).
 
-    Design §2: letter premiums on the letter, then word premiums on the word (several multiply),
-    premiums only under new tiles, each cross word formed by a new tile scored in full with
-    that tile's premiums, a blank worth 0 (its word premium still counts), plus the bingo when
-    the whole rack (rules.rack_size tiles) is placed.
+    docs/GAMES.md "### Scoring": letter premiums on the letter, then word premiums on the word
+    (several multiply), premiums only under new tiles, each cross word formed by a new tile
+    scored in full with that tile's premiums, a blank worth 0 (its word premium still counts),
+    plus the bingo when the whole rack (rules.rack_size tiles) is placed.
     """
     n = len(grid)
     after = _overlay(grid, new)

@@ -1,4 +1,4 @@
-"""The rules files against design §2, the rules build stage and the rules reader."""
+"""The rules files against docs/GAMES.md, the rules build stage and the rules reader."""
 
 import json
 import os
@@ -33,7 +33,8 @@ ERUDIT = {"а": (10, 1), "б": (3, 3), "в": (5, 2), "г": (3, 3), "д": (5, 2),
           "ш": (1, 10), "щ": (1, 10), "ъ": (1, 10), "ы": (2, 5), "ь": (2, 5), "э": (1, 10),
           "ю": (1, 10), "я": (3, 3)}
 
-# Design §2: the top-left quarter of each board (rows and columns 0-7); the rest mirrors.
+# docs/GAMES.md "### Boards": the top-left quarter of each board (rows and columns 0-7); the
+# rest mirrors.
 SCRABBLE_QUARTER = ["TW . . DL . . . TW", ". DW . . . TL . .", ". . DW . . . DL .",
                     "DL . . DW . . . DL", ". . . . DW . . .", ". TL . . . TL . .",
                     ". . DL . . . DL .", "TW . . DL . . . DW"]
@@ -55,7 +56,7 @@ def test_totals(game, total, blanks, bingo, lexicon):
     assert r.layout.start == (7, 7)
 
 
-def test_tile_sets_match_the_design():
+def test_tile_sets_match_docs_games():
     scrabble = rules("scrabble-en")
     assert scrabble.counts == SCRABBLE_COUNTS and scrabble.values == SCRABBLE_VALUES
     for game, table in (("wordfeud-en", WORDFEUD_EN), ("wordfeud-nl", WORDFEUD_NL),
@@ -86,7 +87,7 @@ def test_premium_counts_and_symmetry(game, counts):
 @pytest.mark.parametrize("game, quarter", [("scrabble-en", SCRABBLE_QUARTER),
                                            ("wordfeud-en", WORDFEUD_QUARTER),
                                            ("wordfeud-nl", WORDFEUD_QUARTER)])
-def test_board_quarters_match_the_design(game, quarter):
+def test_board_quarters_match_docs_games(game, quarter):
     layout = rules(game).layout
     for r, row in enumerate(quarter):
         assert list(layout.premiums[r * 15:r * 15 + 8]) == row.split()

@@ -1,5 +1,6 @@
-"""Hand-checked scores from the rules of design §2, each checked three ways: lookup's scoring,
-the tests' reference scorer, and the move generator on a lexicon holding exactly the words."""
+"""Hand-checked scores from the rules of docs/GAMES.md, each checked three ways: lookup's
+scoring, the tests' reference scorer, and the move generator on a lexicon holding exactly the
+words."""
 
 import pytest
 from crossword_oracle import grid_of, reference_score
