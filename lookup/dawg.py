@@ -15,10 +15,9 @@ first call to index() or word().
 import unicodedata
 
 from lookup.errors import BadInput
-from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
+from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK, BLANK_SYMBOL
 from lookup.graph import GraphFile
 
-BLANK = "?"
 ANY_RUN = "*"
 MAX_QUERY_LETTERS = 20  # racks are 7 tiles; 20 covers board letters plus rack in a word finder
 MAX_PATTERN_LENGTH = 64
@@ -208,16 +207,16 @@ class Lexicon:
         return text
 
     def _rack(self, letters: str, what: str) -> tuple[list, int]:
-        letters = self._clean(letters, what, BLANK)
+        letters = self._clean(letters, what, BLANK_SYMBOL)
         if not letters:
             raise BadInput(f"{what} is empty: give at least one letter")
         if len(letters) > MAX_QUERY_LETTERS:
             raise BadInput(f"{what} has {len(letters)} letters; at most {MAX_QUERY_LETTERS}")
         rack = [0] * (len(self.alphabet) + 1)
         for letter in letters:
-            if letter != BLANK:
+            if letter != BLANK_SYMBOL:
                 rack[self._code[letter]] += 1
-        return rack, letters.count(BLANK)
+        return rack, letters.count(BLANK_SYMBOL)
 
     def _makeable(self, rack: list, blanks: int, min_len: int, max_len: int, starts: str) -> list:
         """Words of min_len..max_len letters spelled from the rack (blanks any letter), starting
@@ -311,7 +310,7 @@ class Lexicon:
             BadInput: empty or over-long pattern, or a symbol that is neither a letter of the
                 alphabet nor '?' or '*'.
         """
-        pattern = self._clean(pattern, "pattern", BLANK + ANY_RUN)
+        pattern = self._clean(pattern, "pattern", BLANK_SYMBOL + ANY_RUN)
         if not pattern:
             raise BadInput("pattern is empty: use letters, '?' and '*'")
         if len(pattern) > MAX_PATTERN_LENGTH:
@@ -338,7 +337,7 @@ class Lexicon:
                     token = tokens[s]
                     if token == ANY_RUN:
                         nxt.add(s)
-                    elif token == BLANK or token == tile:
+                    elif token == BLANK_SYMBOL or token == tile:
                         nxt.add(s + 1)
             return closure(nxt) if nxt else None
 

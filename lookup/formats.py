@@ -90,5 +90,6 @@ OPENERS_VERSION = 1
 CROSSWORD_RULES_FORMAT = "crossword-rules"
 CROSSWORD_RULES_VERSION = 1
 CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 1
-# The blank: its key in the rules' tile table, and a blank in racks and exchanges.
+# The blank: its key in the rules' tile table, a blank in racks and exchanges, and one letter
+# in lexicon queries (anagrams, unscramble, match).
 BLANK_SYMBOL = "?"

@@ -10,7 +10,6 @@ from pathlib import Path
 
 from lookup.formats import GADDAG_MAGIC, require_file
 from lookup.graph import GraphFile, read_graph
-from lookup.paths import artifacts_dir
 
 
 @functools.lru_cache(maxsize=None)
@@ -24,8 +23,3 @@ def load_gaddag(path) -> GraphFile:
     path = Path(path)
     require_file(path, f"artifacts/lexicons/{path.name}")
     return read_graph(path, GADDAG_MAGIC)
-
-
-def gaddag(lexicon_name: str) -> GraphFile:
-    """The GADDAG of a lexicon by name, from the artifacts directory."""
-    return load_gaddag(artifacts_dir() / "lexicons" / f"{lexicon_name}.gaddag")
