@@ -1,6 +1,6 @@
 """Nerdle equations: the rules, a validator for user guesses, and the reader of equation lists.
 
-An equation is `LEFT=RIGHT` over the symbols `0-9 + - * / =` (design §2):
+An equation is `LEFT=RIGHT` over the symbols `0-9 + - * / =` (docs/GAMES.md "## Nerdle"):
 
 - exactly one `=`;
 - RIGHT is a non-negative integer written without leading zeros (`0` itself is allowed);
@@ -27,14 +27,23 @@ order, each line ending in "\\n", after one header line:
 
 The header is the only line starting with `#` (no equation contains `#`), so a reader that only
 wants the equations drops the first line, or every line starting with `#`. `rules` is
-RULES_VERSION and changes whenever the rules above change; `count` is the number of equation
-lines, so a truncated list is detected.
+lookup.formats.EQUATIONS_VERSION and changes whenever the rules above change; `count` is the
+number of equation lines, so a truncated list is detected.
 """
 
 from fractions import Fraction
 
 from lookup.errors import BadInput, UnknownName
-from lookup.formats import check_version, corrupt, require_file
+from lookup.formats import (
+    EQUATIONS_EARLIEST_SUPPORTED_VERSION,
+    EQUATIONS_FIELDS,
+    EQUATIONS_FORMAT,
+    EQUATIONS_VERSION,
+    EQUATIONS_VERSION_KEY,
+    corrupt,
+    require_file,
+)
+from lookup.headers import check_header
 
 SYMBOLS = "0123456789+-*/="
 OPERATORS = "+-*/"
@@ -42,10 +51,6 @@ DIGITS = "0123456789"
 KINDS = ("answers", "guesses")
 # Game id -> equation length.
 NERDLE_LENGTHS = {"nerdle-micro": 5, "nerdle-mini": 6, "nerdle-midi": 7, "nerdle-classic": 8}
-LIST_FORMAT = "nerdle-equations"
-RULES_VERSION = 1
-RULES_EARLIEST_SUPPORTED_VERSION = 1
-_HEADER_KEYS = ("rules", "length", "kind", "count")
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
@@ -159,15 +164,17 @@ def is_valid_guess(text: str, length: int | None = None) -> bool:
 def format_header(*, length: int, kind: str, count: int) -> str:
     """The first line of an equation list, without its newline."""
     _check_kind(kind)
-    return f"# {LIST_FORMAT} rules={RULES_VERSION} length={length} kind={kind} count={count}"
+    return (f"# {EQUATIONS_FORMAT} {EQUATIONS_VERSION_KEY}={EQUATIONS_VERSION} length={length} "
+            f"kind={kind} count={count}")
 
 
-def parse_header(line: str, path="equation list") -> dict:
+def parse_header(line: str, path="equation list", make_target: str = "") -> dict:
     """Parse and check the header line of an equation list.
 
     Args:
         line: the first line, with or without its newline.
         path: the file it came from, for messages.
+        make_target: what rebuilds it (`make <make_target>`); "" for `make`.
 
     Returns:
         {"rules": int, "length": int, "kind": str, "count": int}.
@@ -177,17 +184,21 @@ def parse_header(line: str, path="equation list") -> dict:
         UnsupportedFormat: the list was written under rules this reader does not know.
     """
     fields = line.rstrip("\n").split(" ")
-    if fields[:2] != ["#", LIST_FORMAT] or len(fields) != 2 + len(_HEADER_KEYS):
-        raise corrupt(path, f"first line is not a '# {LIST_FORMAT} ...' header")
-    header = {}
-    for key, field in zip(_HEADER_KEYS, fields[2:]):
+    if fields[:2] != ["#", EQUATIONS_FORMAT] or len(fields) != 2 + len(EQUATIONS_FIELDS):
+        raise corrupt(path, f"first line is not a '# {EQUATIONS_FORMAT} ...' header", make_target)
+    header = {"format": EQUATIONS_FORMAT}
+    for (key, kind), field in zip(EQUATIONS_FIELDS.items(), fields[2:]):
         name, _, value = field.partition("=")
         if name != key:
-            raise corrupt(path, f"header field {field!r} should be {key}=...")
-        header[key] = value if key == "kind" else _header_int(path, field, value)
-    check_version(path, header["rules"], RULES_EARLIEST_SUPPORTED_VERSION, RULES_VERSION)
+            raise corrupt(path, f"header field {field!r} should be {key}=...", make_target)
+        header[key] = int(value) if kind is int and value.isdigit() else value
+    check_header(header, path, format=EQUATIONS_FORMAT, fields=EQUATIONS_FIELDS,
+                 versions=(EQUATIONS_EARLIEST_SUPPORTED_VERSION, EQUATIONS_VERSION),
+                 version_key=EQUATIONS_VERSION_KEY, make_target=make_target)
+    del header["format"]
     if header["kind"] not in KINDS:
-        raise corrupt(path, f"header kind {header['kind']!r} is neither answers nor guesses")
+        raise corrupt(path, f"header kind {header['kind']!r} is neither answers nor guesses",
+                      make_target)
     return header
 
 
@@ -208,18 +219,21 @@ def read_equation_list(path, make_target: str | None = None) -> tuple[dict, list
         CorruptArtifact: bad header, wrong count (truncation), or a line of the wrong length.
         UnsupportedFormat: the list was written under newer rules.
     """
-    path = require_file(path, make_target or str(path))
+    target = make_target or str(path)
+    path = require_file(path, target)
     with open(path, encoding="utf-8", newline="") as handle:
-        header = parse_header(handle.readline(), path)
+        header = parse_header(handle.readline(), path, target)
         text = handle.read()
     if text and not text.endswith("\n"):
-        raise corrupt(path, "last line has no newline (truncated?)")
+        raise corrupt(path, "last line has no newline (truncated?)", target)
     equations = text.split("\n")[:-1]
     if len(equations) != header["count"]:
-        raise corrupt(path, f"header says {header['count']} equations, file has {len(equations)}")
+        raise corrupt(path, f"header says {header['count']} equations, file has {len(equations)}",
+                      target)
     for equation in equations:
         if len(equation) != header["length"]:
-            raise corrupt(path, f"line {equation!r} is not {header['length']} symbols long")
+            raise corrupt(path, f"line {equation!r} is not {header['length']} symbols long",
+                          target)
     return header, equations
 
 
@@ -234,12 +248,6 @@ def _is_valid(text, length, kind) -> bool:
 def _check_kind(kind) -> None:
     if kind not in KINDS:
         raise BadInput(f"unknown equation kind {kind!r}: use answers or guesses")
-
-
-def _header_int(path, field, value) -> int:
-    if not value.isdigit():
-        raise corrupt(path, f"header field {field!r} is not a number")
-    return int(value)
 
 
 def _split_left(left: str, kind: str) -> tuple[list[int], list[str]]:

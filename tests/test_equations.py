@@ -379,7 +379,7 @@ def test_runtime_module_imports_only_the_standard_library():
         if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in node.names
     }
-    assert imported == {"fractions", "lookup.errors", "lookup.formats"}
+    assert imported == {"fractions", "lookup.errors", "lookup.formats", "lookup.headers"}
 
 
 # --- equation lists --------------------------------------------------------------------------
@@ -422,7 +422,7 @@ def test_read_list_refuses_damage(tmp_path):
         "short.txt": "header says 184 equations, file has 183",
         "noheader.txt": "first line is not a '# nerdle-equations ...' header",
         "badkind.txt": "header kind 'hints' is neither answers nor guesses",
-        "badcount.txt": "header field 'count=1x4' is not a number",
+        "badcount.txt": "header field 'count' should be an integer, not a string",
         "badlength.txt": "is not 6 symbols long",
         "badfield.txt": "header field 'size=5' should be length=...",
     }

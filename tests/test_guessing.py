@@ -14,12 +14,12 @@ from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnknownName
 from lookup.feedback import all_green, code_to_digits, feedback_reference, load_feedback
 from lookup.guessing import (
-    group_sizes_by_counting,
-    group_sizes_by_sorting,
     guessing_game,
+    guessing_game_names,
     hard_mode_violation,
     parse_feedback,
 )
+from lookup.splits import group_sizes_by_counting, group_sizes_by_sorting
 
 GAMES = FIXTURES / "guessing"
 CONFIG = GAMES / "guessing.toml"
@@ -224,14 +224,31 @@ def test_hard_mode_violation(game):
 
 def test_unknown_game(built, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(built))
-    with pytest.raises(UnknownName, match="known: tiny-de, tiny-en"):
+    assert guessing_game_names() == ["tiny-de", "tiny-en"]
+    with pytest.raises(UnknownName) as error:
         guessing_game("wordle-xx")
+    assert str(error.value) == ("unknown guessing game 'wordle-xx': the built ones are tiny-de, "
+                                "tiny-en")
 
 
-def test_missing_artifacts_name_make_target(tmp_path, monkeypatch):
+def test_nothing_built_names_make_target(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
-    with pytest.raises(ArtifactMissing, match="make"):
+    assert guessing_game_names() == []
+    with pytest.raises(UnknownName) as error:
         guessing_game("tiny-en")
+    assert str(error.value) == ("unknown guessing game 'tiny-en': none is built yet; run "
+                                "`make guessing` to build them")
+
+
+def test_configured_game_not_built_names_its_make_target(built, tmp_path, monkeypatch):
+    (tmp_path / "guessing").mkdir()
+    (tmp_path / "guessing" / "games.json").write_bytes((built / "guessing" / "games.json")
+                                                       .read_bytes())
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
+    with pytest.raises(ArtifactMissing) as error:
+        guessing_game("tiny-de")
+    assert str(error.value) == (f"{tmp_path / 'guessing' / 'tiny-de.game.json'} does not exist: "
+                                "run `make tiny-de` to build it")
 
 
 def test_matrix_with_other_lists_is_refused(built, tmp_path, monkeypatch):
@@ -364,10 +381,13 @@ def test_group_sizes_two_ways(rows, n, length, data):
     codes = np.array(data.draw(st.lists(st.integers(0, ncodes - 1), min_size=rows * n,
                                         max_size=rows * n)), dtype=np.uint8 if length < 6
                      else np.uint16).reshape(rows, n)
-    expected_rows, expected_sizes = [], []
+    expected_rows, expected_codes, expected_sizes = [], [], []
     for r in range(rows):
         values, counts = np.unique(codes[r], return_counts=True)
         expected_rows += [r] * len(values)
+        expected_codes += values.tolist()
         expected_sizes += counts.tolist()
-    for row_of, sizes in (group_sizes_by_counting(codes, ncodes), group_sizes_by_sorting(codes)):
+    for row_of, code_of, sizes in (group_sizes_by_counting(codes, ncodes),
+                                   group_sizes_by_sorting(codes)):
         assert row_of.tolist() == expected_rows and sizes.tolist() == expected_sizes
+        assert code_of.tolist() == expected_codes
