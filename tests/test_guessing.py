@@ -331,7 +331,7 @@ def real(monkeypatch):
     ("wordle-en", False, {"total": 7920, "mean": 3.4212, "max": 5}),
     ("wordle-en", True, {"total": 8122, "mean": 3.5084, "max": 6}),
     # Selby's 7,897 / 8,099 used the 2022 allowed list (12,947 words); the current 14,855 words
-    # allow better trees (design §2).
+    # allow better trees (docs/GAMES.md "## Published results").
     ("wordle-en-nyt", False, {"total": 7894, "mean": 3.4188, "max": 5}),
     ("wordle-en-nyt", True, {"total": 8097, "mean": 3.5067, "max": 6}),
 ])
@@ -341,7 +341,7 @@ def test_real_tree_stats(real, game_id, hard, stats):
 
 
 @pytest.mark.full
-def test_real_design_examples(real):
+def test_real_api_examples(real):
     game = guessing_game("wordle-en")
     assert game.feedback("salet", "cigar") == "01000"
     assert "cigar" in game.candidates([("salet", "01000")])

@@ -177,7 +177,7 @@ def real_lists(game):
     ("wordle-en", False, 7920, 5),
     ("wordle-en", True, 8122, 6),
     # Selby's 7,897 / 8,099 used the 2022 allowed list (12,947 words); the current 14,855 allow
-    # better trees (design §2).
+    # better trees (docs/GAMES.md "## Published results").
     ("wordle-en-nyt", False, 7894, 5),
     ("wordle-en-nyt", True, 8097, 6),
 ])
