@@ -33,7 +33,7 @@ number of equation lines, so a truncated list is detected.
 
 from fractions import Fraction
 
-from lookup.errors import BadInput, UnknownName
+from lookup.errors import BadInput
 from lookup.formats import (
     EQUATIONS_EARLIEST_SUPPORTED_VERSION,
     EQUATIONS_FIELDS,
@@ -49,28 +49,7 @@ SYMBOLS = "0123456789+-*/="
 OPERATORS = "+-*/"
 DIGITS = "0123456789"
 KINDS = ("answers", "guesses")
-# Game id -> equation length.
-NERDLE_LENGTHS = {"nerdle-micro": 5, "nerdle-mini": 6, "nerdle-midi": 7, "nerdle-classic": 8}
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-
-
-def nerdle_length(game: str) -> int:
-    """The equation length of a Nerdle variant.
-
-    Args:
-        game: a game id, e.g. "nerdle-classic".
-
-    Returns:
-        The number of symbols in each of its equations.
-
-    Raises:
-        UnknownName: `game` is not a Nerdle variant.
-    """
-    try:
-        return NERDLE_LENGTHS[game]
-    except KeyError:
-        known = ", ".join(NERDLE_LENGTHS)
-        raise UnknownName(f"unknown Nerdle variant {game!r}: use one of {known}") from None
 
 
 def evaluate_left(left: str, *, kind: str = "answers") -> Fraction:
@@ -106,34 +85,27 @@ def evaluate_left(left: str, *, kind: str = "answers") -> Fraction:
     return total + sign * term
 
 
-def validate_equation(
-    text: str, *, length: int | None = None, kind: str = "answers", game: str | None = None
-) -> None:
+def validate_equation(text: str, *, length: int | None = None, kind: str = "answers") -> None:
     """Check that `text` is a true equation under the Nerdle rules (see the module docstring).
 
     Args:
         text: the equation, e.g. "54-36=18".
-        length: the required number of symbols; None for any length, or the length of `game`
-            when `game` is given.
+        length: the required number of symbols (a Nerdle game's length, config/guessing.toml);
+            None for any length.
         kind: "answers" (no lone 0 on the left) or "guesses" (0 allowed as an operand).
-        game: a game id, used for the length when `length` is None and to name the game in the
-            wrong-length message.
 
     Raises:
         BadInput: `text` is not a valid true equation; the one-line message says why, e.g.
             "'12+3=14' is not true: 12+3 = 15".
-        UnknownName: `game` is not a Nerdle variant and `length` is None.
     """
     _check_kind(kind)
-    if length is None and game is not None:
-        length = nerdle_length(game)
     if not isinstance(text, str):
         raise BadInput(f"an equation is a string, not {type(text).__name__}")
     for symbol in text:
         if symbol not in SYMBOLS:
             raise BadInput(f"symbol {symbol!r} is not allowed: use 0-9 + - * / =")
     if length is not None and len(text) != length:
-        raise BadInput(f"wrong length: {len(text)}, {game or 'this game'} uses {length}")
+        raise BadInput(f"wrong length: {len(text)}, this game uses {length}")
     equals = text.count("=")
     if equals != 1:
         word = _COUNT_WORDS[equals] if equals < len(_COUNT_WORDS) else str(equals)
