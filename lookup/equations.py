@@ -158,16 +158,17 @@ def parse_header(line: str, path="equation list", make_target: str = "") -> dict
     fields = line.rstrip("\n").split(" ")
     if fields[:2] != ["#", EQUATIONS_FORMAT] or len(fields) != 2 + len(EQUATIONS_FIELDS):
         raise corrupt(path, f"first line is not a '# {EQUATIONS_FORMAT} ...' header", make_target)
-    header = {"format": EQUATIONS_FORMAT}
+    header = {}
     for (key, kind), field in zip(EQUATIONS_FIELDS.items(), fields[2:]):
         name, _, value = field.partition("=")
         if name != key:
             raise corrupt(path, f"header field {field!r} should be {key}=...", make_target)
-        header[key] = int(value) if kind is int and value.isdigit() else value
-    check_header(header, path, format=EQUATIONS_FORMAT, fields=EQUATIONS_FIELDS,
+        header[key] = int(value) if kind is int and value.isascii() and value.isdigit() else value
+    # The format name is the line's second word, not a key=value field.
+    check_header({"format": EQUATIONS_FORMAT, **header}, path, format=EQUATIONS_FORMAT,
+                 fields=EQUATIONS_FIELDS, make_target=make_target,
                  versions=(EQUATIONS_EARLIEST_SUPPORTED_VERSION, EQUATIONS_VERSION),
-                 version_key=EQUATIONS_VERSION_KEY, make_target=make_target)
-    del header["format"]
+                 version_key=EQUATIONS_VERSION_KEY)
     if header["kind"] not in KINDS:
         raise corrupt(path, f"header kind {header['kind']!r} is neither answers nor guesses",
                       make_target)
