@@ -14,8 +14,8 @@ import numpy as np
 _COUNTER_BUDGET = 1 << 20
 
 
-def group_sizes_by_counting(codes: np.ndarray, ncodes: int) -> tuple[np.ndarray, ...]:
-    """(row, code, size) of every group of codes [rows, n], via a bincount over (row, code) cells.
+def group_sizes_by_counting(codes: np.ndarray, ncodes: int) -> tuple[np.ndarray, np.ndarray]:
+    """(row of each group, its size) for codes [rows, n], via a bincount over (row, code) cells.
 
     Groups come row by row, codes ascending within a row.
     """
@@ -23,17 +23,16 @@ def group_sizes_by_counting(codes: np.ndarray, ncodes: int) -> tuple[np.ndarray,
     cells = codes.astype(np.int64) + np.arange(rows, dtype=np.int64)[:, None] * ncodes
     sizes = np.bincount(cells.ravel(), minlength=rows * ncodes)
     nonzero = np.flatnonzero(sizes)
-    return nonzero // ncodes, nonzero % ncodes, sizes[nonzero]
+    return nonzero // ncodes, sizes[nonzero]
 
 
-def group_sizes_by_sorting(codes: np.ndarray) -> tuple[np.ndarray, ...]:
+def group_sizes_by_sorting(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The same as group_sizes_by_counting, from run lengths of each sorted row (for few codes)."""
     ordered = np.sort(codes, axis=1)
     first = np.ones(ordered.shape, dtype=bool)
     first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
     starts = np.flatnonzero(first)  # every row starts a run at its column 0
-    return (starts // codes.shape[1], ordered.ravel()[starts].astype(np.int64),
-            np.diff(np.append(starts, ordered.size)))
+    return starts // codes.shape[1], np.diff(np.append(starts, ordered.size))
 
 
 def tree_lower_bound(n, non_green_groups, is_candidate):
@@ -74,13 +73,13 @@ def split_figures(codes, ncodes: int, rows: np.ndarray | None = None) -> dict[st
     for start in range(0, rows.size, block):
         part = np.asarray(codes[rows[start:start + block]])
         count = part.shape[0]
-        row_of, code_of, sizes = (group_sizes_by_counting(part, ncodes) if 4 * n >= ncodes
-                                  else group_sizes_by_sorting(part))
+        row_of, sizes = (group_sizes_by_counting(part, ncodes) if 4 * n >= ncodes
+                         else group_sizes_by_sorting(part))
         p = sizes / n
         end = start + count
-        figures["groups"][start:end] = np.bincount(row_of, minlength=count)
-        figures["non_green_groups"][start:end] = np.bincount(row_of[code_of != green],
-                                                             minlength=count)
+        groups = np.bincount(row_of, minlength=count)
+        figures["groups"][start:end] = groups
+        figures["non_green_groups"][start:end] = groups - (part == green).any(axis=1)
         # Float sums of integers below 2**53 are exact.
         figures["sum_squares"][start:end] = np.rint(np.bincount(row_of, sizes * sizes, count))
         figures["entropy"][start:end] = -np.bincount(row_of, p * np.log2(p), count) + 0.0
