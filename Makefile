@@ -35,9 +35,10 @@ sources: $(VENV)/.installed
 .PHONY: sources
 
 # ---- lexicons ------------------------------------------------------------------------------
-LEXICONS := enable opentaal igerman98 opencorpora-nouns
-LEX := $(ARTIFACTS)/lexicons
 LEXICON_CONFIG := config/lexicons.toml
+# The lexicons are the tables of the config (its `[name]` lines); the runtime lists the built ones.
+LEXICONS := $(shell sed -n 's/^\[\([^]]*\)\]$$/\1/p' $(LEXICON_CONFIG))
+LEX := $(ARTIFACTS)/lexicons
 LEXICON_ARTIFACTS := $(foreach n,$(LEXICONS),$(foreach ext,txt trie dawg gaddag,$(LEX)/$(n).$(ext)))
 GRAPH_CODE := pipeline/build_dawg.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 
@@ -90,10 +91,10 @@ $(ARTIFACTS)/sources/nerdle-classic-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
 GUESSING_CONFIG ?= config/guessing.toml
 GUESSING := $(ARTIFACTS)/guessing
 GUESSING_MK := $(ARTIFACTS)/_guessing.mk
-GAME_CODE := pipeline/build_game.py lookup/feedback.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
-FEEDBACK_CODE := pipeline/build_feedback.py pipeline/build_game.py lookup/feedback.py lookup/formats.py
-OPENERS_CODE := pipeline/build_openers.py lookup/feedback.py lookup/formats.py
-TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/build_openers.py pipeline/build_feedback.py pipeline/build_game.py lookup/feedback.py lookup/formats.py
+GAME_CODE := pipeline/build_game.py lookup/word_list.py lookup/equations.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+FEEDBACK_CODE := pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
+OPENERS_CODE := pipeline/build_openers.py lookup/splits.py lookup/feedback.py lookup/formats.py
+TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py lookup/splits.py pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
 
 # Defines GUESSING_GAMES and each game's source prerequisites; make rebuilds it, then restarts.
 # It also writes $(GUESSING)/_<id>.config.json, each game's own table, touched only when that

@@ -78,7 +78,7 @@ def run() -> list[dict]:
     n = len(words)
     alphabet = "abcdefghijklmnopqrstuvwxyz"
     # Build times (in process, the same functions the stages run), every lexicon.
-    from pipeline.build_lexicon import read_word_list
+    from lookup.word_list import read_word_list
 
     for name in ("enable", "opentaal", "igerman98", "opencorpora-nouns"):
         name_words = read_word_list(LEX / f"{name}.txt")

@@ -75,7 +75,8 @@ def numpy_feedback_matrix(guesses, answers, alphabet):
 
 
 def matrix_rows() -> list[dict]:
-    from lookup.feedback import feedback_reference, read_word_list
+    from lookup.feedback import feedback_reference
+    from lookup.word_list import read_word_list
     from pipeline.build_feedback import feedback_matrix
 
     answers = read_word_list(GUESSING / "nerdle-classic.answers.txt")
@@ -124,10 +125,10 @@ def matrix_rows() -> list[dict]:
 
 
 def tree_rows() -> list[dict]:
-    from lookup.feedback import all_green, code_count, load_feedback
+    from lookup.feedback import code_count, load_feedback
     from lookup.guessing import load_descriptor
+    from lookup.splits import split_figures, tree_lower_bound
     from pipeline.build_feedback import encode_words
-    from pipeline.build_openers import group_sizes
     from pipeline.search_tree import Searcher
 
     rows = []
@@ -153,15 +154,14 @@ def tree_rows() -> list[dict]:
                              f"root over all {len(matrix.guesses)} allowed guesses); "
                              f"{searcher.nodes_visited} nodes visited"))
         # Counting bound: no tree that opens with g totals less than 3N - k - 2[g answer].
-        sizes = group_sizes(codes, code_count(matrix.length))
-        non_green = (sizes > 0).sum(axis=1) - (sizes[:, all_green(matrix.length)] > 0)
-        bound = int((3 * n - non_green - 2 * (np.arange(len(matrix.guesses)) < n)).min())
+        non_green = split_figures(codes, code_count(matrix.length))["non_green_groups"]
+        bound = int(tree_lower_bound(n, non_green, np.arange(len(matrix.guesses)) < n).min())
         rows.append(row(f"{game_id} tree total guesses", total, "guesses",
                         "counting bound (best opener's 3N - k - 2)", bound,
                         f"means {total / n:.4f} vs bound {bound / n:.4f}"
                         + ("; best published tree 3.03" if game_id == "nerdle-classic" else ""),
                         lower_is_better=False))
-        del sizes, codes, searcher
+        del codes, searcher
         load_feedback.cache_clear()
     return rows
 

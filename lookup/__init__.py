@@ -13,9 +13,10 @@ from lookup.errors import (
     UnsupportedFormat,
     WordpackError,
 )
-from lookup.lexicon import lexicon
+from lookup.lexicon import lexicon, lexicon_names
 
-_LAZY = {"guessing_game": "lookup.guessing", "crossword_game": "lookup.crossword"}
+_LAZY = {"guessing_game": "lookup.guessing", "guessing_game_names": "lookup.guessing",
+         "crossword_game": "lookup.crossword"}
 
 __all__ = [
     "ArtifactMissing",
@@ -26,7 +27,9 @@ __all__ = [
     "WordpackError",
     "crossword_game",
     "guessing_game",
+    "guessing_game_names",
     "lexicon",
+    "lexicon_names",
 ]
 
 

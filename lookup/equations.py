@@ -1,6 +1,6 @@
 """Nerdle equations: the rules, a validator for user guesses, and the reader of equation lists.
 
-An equation is `LEFT=RIGHT` over the symbols `0-9 + - * / =` (design §2):
+An equation is `LEFT=RIGHT` over the symbols `0-9 + - * / =` (docs/GAMES.md "## Nerdle"):
 
 - exactly one `=`;
 - RIGHT is a non-negative integer written without leading zeros (`0` itself is allowed);
@@ -27,45 +27,29 @@ order, each line ending in "\\n", after one header line:
 
 The header is the only line starting with `#` (no equation contains `#`), so a reader that only
 wants the equations drops the first line, or every line starting with `#`. `rules` is
-RULES_VERSION and changes whenever the rules above change; `count` is the number of equation
-lines, so a truncated list is detected.
+lookup.formats.EQUATIONS_VERSION and changes whenever the rules above change; `count` is the
+number of equation lines, so a truncated list is detected.
 """
 
 from fractions import Fraction
 
-from lookup.errors import BadInput, UnknownName
-from lookup.formats import check_version, corrupt, require_file
+from lookup.errors import BadInput
+from lookup.formats import (
+    EQUATIONS_EARLIEST_SUPPORTED_VERSION,
+    EQUATIONS_FIELDS,
+    EQUATIONS_FORMAT,
+    EQUATIONS_VERSION,
+    EQUATIONS_VERSION_KEY,
+    corrupt,
+    require_file,
+)
+from lookup.headers import check_header
 
 SYMBOLS = "0123456789+-*/="
 OPERATORS = "+-*/"
 DIGITS = "0123456789"
 KINDS = ("answers", "guesses")
-# Game id -> equation length.
-NERDLE_LENGTHS = {"nerdle-micro": 5, "nerdle-mini": 6, "nerdle-midi": 7, "nerdle-classic": 8}
-LIST_FORMAT = "nerdle-equations"
-RULES_VERSION = 1
-RULES_EARLIEST_SUPPORTED_VERSION = 1
-_HEADER_KEYS = ("rules", "length", "kind", "count")
 _COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-
-
-def nerdle_length(game: str) -> int:
-    """The equation length of a Nerdle variant.
-
-    Args:
-        game: a game id, e.g. "nerdle-classic".
-
-    Returns:
-        The number of symbols in each of its equations.
-
-    Raises:
-        UnknownName: `game` is not a Nerdle variant.
-    """
-    try:
-        return NERDLE_LENGTHS[game]
-    except KeyError:
-        known = ", ".join(NERDLE_LENGTHS)
-        raise UnknownName(f"unknown Nerdle variant {game!r}: use one of {known}") from None
 
 
 def evaluate_left(left: str, *, kind: str = "answers") -> Fraction:
@@ -101,34 +85,27 @@ def evaluate_left(left: str, *, kind: str = "answers") -> Fraction:
     return total + sign * term
 
 
-def validate_equation(
-    text: str, *, length: int | None = None, kind: str = "answers", game: str | None = None
-) -> None:
+def validate_equation(text: str, *, length: int | None = None, kind: str = "answers") -> None:
     """Check that `text` is a true equation under the Nerdle rules (see the module docstring).
 
     Args:
         text: the equation, e.g. "54-36=18".
-        length: the required number of symbols; None for any length, or the length of `game`
-            when `game` is given.
+        length: the required number of symbols (a Nerdle game's length, config/guessing.toml);
+            None for any length.
         kind: "answers" (no lone 0 on the left) or "guesses" (0 allowed as an operand).
-        game: a game id, used for the length when `length` is None and to name the game in the
-            wrong-length message.
 
     Raises:
         BadInput: `text` is not a valid true equation; the one-line message says why, e.g.
             "'12+3=14' is not true: 12+3 = 15".
-        UnknownName: `game` is not a Nerdle variant and `length` is None.
     """
     _check_kind(kind)
-    if length is None and game is not None:
-        length = nerdle_length(game)
     if not isinstance(text, str):
         raise BadInput(f"an equation is a string, not {type(text).__name__}")
     for symbol in text:
         if symbol not in SYMBOLS:
             raise BadInput(f"symbol {symbol!r} is not allowed: use 0-9 + - * / =")
     if length is not None and len(text) != length:
-        raise BadInput(f"wrong length: {len(text)}, {game or 'this game'} uses {length}")
+        raise BadInput(f"wrong length: {len(text)}, this game uses {length}")
     equals = text.count("=")
     if equals != 1:
         word = _COUNT_WORDS[equals] if equals < len(_COUNT_WORDS) else str(equals)
@@ -159,15 +136,17 @@ def is_valid_guess(text: str, length: int | None = None) -> bool:
 def format_header(*, length: int, kind: str, count: int) -> str:
     """The first line of an equation list, without its newline."""
     _check_kind(kind)
-    return f"# {LIST_FORMAT} rules={RULES_VERSION} length={length} kind={kind} count={count}"
+    return (f"# {EQUATIONS_FORMAT} {EQUATIONS_VERSION_KEY}={EQUATIONS_VERSION} length={length} "
+            f"kind={kind} count={count}")
 
 
-def parse_header(line: str, path="equation list") -> dict:
+def parse_header(line: str, path="equation list", make_target: str = "") -> dict:
     """Parse and check the header line of an equation list.
 
     Args:
         line: the first line, with or without its newline.
         path: the file it came from, for messages.
+        make_target: what rebuilds it (`make <make_target>`); "" for `make`.
 
     Returns:
         {"rules": int, "length": int, "kind": str, "count": int}.
@@ -177,17 +156,22 @@ def parse_header(line: str, path="equation list") -> dict:
         UnsupportedFormat: the list was written under rules this reader does not know.
     """
     fields = line.rstrip("\n").split(" ")
-    if fields[:2] != ["#", LIST_FORMAT] or len(fields) != 2 + len(_HEADER_KEYS):
-        raise corrupt(path, f"first line is not a '# {LIST_FORMAT} ...' header")
+    if fields[:2] != ["#", EQUATIONS_FORMAT] or len(fields) != 2 + len(EQUATIONS_FIELDS):
+        raise corrupt(path, f"first line is not a '# {EQUATIONS_FORMAT} ...' header", make_target)
     header = {}
-    for key, field in zip(_HEADER_KEYS, fields[2:]):
+    for (key, kind), field in zip(EQUATIONS_FIELDS.items(), fields[2:]):
         name, _, value = field.partition("=")
         if name != key:
-            raise corrupt(path, f"header field {field!r} should be {key}=...")
-        header[key] = value if key == "kind" else _header_int(path, field, value)
-    check_version(path, header["rules"], RULES_EARLIEST_SUPPORTED_VERSION, RULES_VERSION)
+            raise corrupt(path, f"header field {field!r} should be {key}=...", make_target)
+        header[key] = int(value) if kind is int and value.isascii() and value.isdigit() else value
+    # The format name is the line's second word, not a key=value field.
+    check_header({"format": EQUATIONS_FORMAT, **header}, path, format=EQUATIONS_FORMAT,
+                 fields=EQUATIONS_FIELDS, make_target=make_target,
+                 versions=(EQUATIONS_EARLIEST_SUPPORTED_VERSION, EQUATIONS_VERSION),
+                 version_key=EQUATIONS_VERSION_KEY)
     if header["kind"] not in KINDS:
-        raise corrupt(path, f"header kind {header['kind']!r} is neither answers nor guesses")
+        raise corrupt(path, f"header kind {header['kind']!r} is neither answers nor guesses",
+                      make_target)
     return header
 
 
@@ -208,18 +192,21 @@ def read_equation_list(path, make_target: str | None = None) -> tuple[dict, list
         CorruptArtifact: bad header, wrong count (truncation), or a line of the wrong length.
         UnsupportedFormat: the list was written under newer rules.
     """
-    path = require_file(path, make_target or str(path))
+    target = make_target or str(path)
+    path = require_file(path, target)
     with open(path, encoding="utf-8", newline="") as handle:
-        header = parse_header(handle.readline(), path)
+        header = parse_header(handle.readline(), path, target)
         text = handle.read()
     if text and not text.endswith("\n"):
-        raise corrupt(path, "last line has no newline (truncated?)")
+        raise corrupt(path, "last line has no newline (truncated?)", target)
     equations = text.split("\n")[:-1]
     if len(equations) != header["count"]:
-        raise corrupt(path, f"header says {header['count']} equations, file has {len(equations)}")
+        raise corrupt(path, f"header says {header['count']} equations, file has {len(equations)}",
+                      target)
     for equation in equations:
         if len(equation) != header["length"]:
-            raise corrupt(path, f"line {equation!r} is not {header['length']} symbols long")
+            raise corrupt(path, f"line {equation!r} is not {header['length']} symbols long",
+                          target)
     return header, equations
 
 
@@ -234,12 +221,6 @@ def _is_valid(text, length, kind) -> bool:
 def _check_kind(kind) -> None:
     if kind not in KINDS:
         raise BadInput(f"unknown equation kind {kind!r}: use answers or guesses")
-
-
-def _header_int(path, field, value) -> int:
-    if not value.isdigit():
-        raise corrupt(path, f"header field {field!r} is not a number")
-    return int(value)
 
 
 def _split_left(left: str, kind: str) -> tuple[list[int], list[str]]:

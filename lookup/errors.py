@@ -1,6 +1,11 @@
 """Exceptions raised by the runtime. Every message is one line: what is wrong and what to do."""
 
 
+def make_command(make_target: str = "") -> str:
+    """The command that builds `make_target` (`make` alone for "")."""
+    return f"make {make_target}" if make_target else "make"
+
+
 class WordpackError(Exception):
     """Base class of every error wordpack raises on purpose (the CLI prints it as one line)."""
 
@@ -24,10 +29,25 @@ class CorruptArtifact(WordpackError):
 class UnsupportedFormat(WordpackError):
     """An artifact written in a format version this reader cannot read."""
 
-    def __init__(self, path, found, need):
+    def __init__(self, path, found, need, make_target: str = ""):
         self.found = found
         self.need = need
         super().__init__(
             f"{path}: format version {found} is not supported (this reader reads {need}); "
-            "rebuild it with `make` or upgrade wordpack"
+            f"rebuild it with `{make_command(make_target)}` or upgrade wordpack"
         )
+
+
+def unknown_name(kind: str, name: str, built: list[str], make_target: str) -> UnknownName:
+    """The error for a name that is not built: it lists what is, or says what builds them.
+
+    Args:
+        kind: what was asked for, e.g. "lexicon".
+        name: the unknown name.
+        built: the names that are built.
+        make_target: the make target that builds every configured one, e.g. "lexicons".
+    """
+    if built:
+        return UnknownName(f"unknown {kind} {name!r}: the built ones are {', '.join(built)}")
+    return UnknownName(f"unknown {kind} {name!r}: none is built yet; run "
+                       f"`{make_command(make_target)}` to build them")

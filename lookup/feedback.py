@@ -24,7 +24,6 @@ columns its answer list; dtype uint8 when 3**n <= 256 (Wordle), else little-endi
 """
 
 import functools
-import json
 from pathlib import Path
 
 import numpy as np
@@ -32,13 +31,15 @@ import numpy as np
 from lookup.errors import BadInput
 from lookup.formats import (
     FEEDBACK_EARLIEST_SUPPORTED_VERSION,
+    FEEDBACK_FIELDS,
     FEEDBACK_FORMAT,
     FEEDBACK_VERSION,
-    check_version,
     corrupt,
     require_file,
     sha256_file,
 )
+from lookup.headers import read_json_header
+from lookup.word_list import read_word_list
 
 GREY, YELLOW, GREEN = 0, 1, 2
 
@@ -120,17 +121,6 @@ def feedback_reference(guess: str, answer: str) -> int:
     return trits_to_code(feedback_trits(guess, answer))
 
 
-def read_word_list(path) -> list[str]:
-    """Words of a list file: one per line, UTF-8; blank lines and '#' comment lines skipped."""
-    words = []
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            word = line.strip()
-            if word and not word.startswith("#"):
-                words.append(word)
-    return words
-
-
 class FeedbackMatrix:
     """A loaded feedback matrix with the word lists it is tied to.
 
@@ -168,34 +158,31 @@ def load_feedback(path) -> FeedbackMatrix:
         UnsupportedFormat: the header has a format version this reader cannot read.
         CorruptArtifact: a checksum, shape or dtype does not match the header.
     """
-    path = require_file(path, str(path))
-    header_path = require_file(feedback_header_path(path), str(path))
-    try:
-        header = json.loads(header_path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise corrupt(header_path, "not a JSON feedback-matrix header") from None
-    if not isinstance(header, dict) or header.get("format") != FEEDBACK_FORMAT:
-        raise corrupt(header_path, f"not a {FEEDBACK_FORMAT} header")
-    check_version(header_path, header.get("version"), FEEDBACK_EARLIEST_SUPPORTED_VERSION,
-                  FEEDBACK_VERSION)
+    target = str(path)  # every file of the matrix is rebuilt by making the .npy
+    path = require_file(path, target)
+    header_path = feedback_header_path(path)
+    header = read_json_header(header_path, make_target=target, format=FEEDBACK_FORMAT,
+                              versions=(FEEDBACK_EARLIEST_SUPPORTED_VERSION, FEEDBACK_VERSION),
+                              fields=FEEDBACK_FIELDS)
     lists = {}
     for role in ("guesses", "answers"):
-        list_path = require_file(path.parent / header[role]["file"], str(path))
+        list_path = require_file(path.parent / header[role]["file"], target)
         if sha256_file(list_path) != header[role]["sha256"]:
             raise corrupt(path, f"its {role} list {list_path.name} does not match the sha256 in "
-                          f"{header_path.name}")
-        lists[role] = read_word_list(list_path)
+                          f"{header_path.name}", target)
+        lists[role] = read_word_list(list_path, target)
     if sha256_file(path) != header["sha256"]:
-        raise corrupt(path, f"sha256 does not match {header_path.name}")
+        raise corrupt(path, f"sha256 does not match {header_path.name}", target)
     codes = np.load(path, mmap_mode="r", allow_pickle=False)
     length = header["length"]
     shape = (len(lists["guesses"]), len(lists["answers"]))
     if codes.shape != shape or codes.dtype != code_dtype(length):
         raise corrupt(path, f"shape {codes.shape} / dtype {codes.dtype} do not match the word "
-                      f"lists {shape} / {code_dtype(length)}")
+                      f"lists {shape} / {code_dtype(length)}", target)
     return FeedbackMatrix(codes, lists["guesses"], lists["answers"], length)
 
 
 def feedback_header_path(npy_path) -> Path:
     """`x.feedback.npy` -> `x.feedback.json`."""
     return Path(npy_path).with_suffix(".json")
+

@@ -8,7 +8,7 @@ import hashlib
 import struct
 from pathlib import Path
 
-from lookup.errors import ArtifactMissing, CorruptArtifact, UnsupportedFormat
+from lookup.errors import ArtifactMissing, CorruptArtifact, UnsupportedFormat, make_command
 
 # --- Word-graph files (.trie, .dawg, .gaddag) -------------------------------------------------
 # Layout: fixed header (GRAPH_HEADER), alphabet (UTF-8, zero-padded to a multiple of 4 bytes),
@@ -32,7 +32,6 @@ ARC_LAST = 0x80  # bit 7: last arc of its node
 ARC_CHILD_SHIFT = 8  # bits 8-31: index of the child node's first arc, 0 = no child
 ARC_MAX_INDEX = (1 << 24) - 1
 SEPARATOR_TILE = 0
-SEPARATOR_CHAR = "^"  # how the GADDAG separator is written in docs and tests
 MAX_ALPHABET = ARC_TILE_MASK  # tiles 1..63
 # Arc 0 is the root pointer: its child field is the index of the root node (0 if no words).
 ROOT_POINTER_INDEX = 0
@@ -55,32 +54,74 @@ def require_file(path, make_target: str) -> Path:
     return path
 
 
-def check_version(path, found: int, earliest: int, current: int) -> None:
+def check_version(path, found: int, earliest: int, current: int, make_target: str = "") -> None:
     """Raise UnsupportedFormat unless earliest <= found <= current."""
     if not earliest <= found <= current:
         need = str(current) if earliest == current else f"{earliest}..{current}"
-        raise UnsupportedFormat(path, found, need)
+        raise UnsupportedFormat(path, found, need, make_target)
 
 
-def corrupt(path, what: str) -> CorruptArtifact:
-    """A CorruptArtifact with the standard advice appended."""
-    return CorruptArtifact(f"{path}: {what}; delete it and run `make` to rebuild")
+def corrupt(path, what: str, make_target: str = "") -> CorruptArtifact:
+    """A CorruptArtifact with the standard advice appended: rebuild with `make <make_target>`."""
+    return CorruptArtifact(f"{path}: {what}; delete it and run `{make_command(make_target)}` to "
+                           "rebuild")
 
+
+# --- Normalized word lists (docs/FORMATS.md "## Normalized word lists") ----------------------
+# artifacts/lexicons/<name>.txt: no header; the version is recorded in the provenance sidecar.
+LEXICON_LIST_FORMAT = "lexicon-list"
+LEXICON_LIST_VERSION = 1
+
+# --- Nerdle equation lists (docs/FORMATS.md "## nerdle equations") --------------------------
+# One text header line "# nerdle-equations rules=1 length=8 kind=answers count=17723", then one
+# equation per line. The version is the `rules` field: it changes whenever the rules change.
+EQUATIONS_FORMAT = "nerdle-equations"
+EQUATIONS_VERSION = 1
+EQUATIONS_EARLIEST_SUPPORTED_VERSION = 1
+EQUATIONS_VERSION_KEY = "rules"
+# The header's fields after the format name, in the order they are written.
+EQUATIONS_FIELDS = {"rules": int, "length": int, "kind": str, "count": int}
 
 # --- Guessing games (docs/FORMATS.md "## guessing games") -------------------------------------
+# games.json: the configured game ids and names.
+GAMES_INDEX_NAME = "games.json"
+GAMES_INDEX_FORMAT = "guess-games"
+GAMES_INDEX_VERSION = 1
+GAMES_INDEX_EARLIEST_SUPPORTED_VERSION = 1
+GAMES_INDEX_FIELDS = {"games": dict}
+# <game>.answers.txt, <game>.guesses.txt: one word per line, no header (sidecar format name).
+GAME_LIST_FORMAT = "guess-game-list"
 # <game>.game.json: the game descriptor (alphabet, length, word-list files and their sha256).
 GAME_FORMAT = "guess-game"
 GAME_VERSION = 1
 GAME_EARLIEST_SUPPORTED_VERSION = 1
+_WORD_LIST_FIELDS = {"file": str, "count": int, "sha256": str}
+GAME_FIELDS = {
+    "id": str, "name": str, "alphabet": str, "length": int, "max_guesses": int,
+    "root": (str, type(None)), "opener_candidates": int, "search_width": int,
+    "guess_rules": (str, type(None)),
+    **{f"{role}.{key}": kind for role in ("answers", "guesses")
+       for key, kind in _WORD_LIST_FIELDS.items()},
+}
 # <game>.feedback.npy + <game>.feedback.json (the header tying the matrix to its word lists).
 FEEDBACK_FORMAT = "feedback-matrix"
 FEEDBACK_VERSION = 1
 FEEDBACK_EARLIEST_SUPPORTED_VERSION = 1
+FEEDBACK_FIELDS = {
+    "game": str, "length": int, "dtype": str, "shape": list, "sha256": str,
+    "guesses.file": str, "guesses.sha256": str, "answers.file": str, "answers.sha256": str,
+}
 # <game>.tree.msgpack / <game>.hard.tree.msgpack: [header, root]; a node is
 # [guess_index, codes, children] with codes ascending and children[i] the node for codes[i].
 TREE_FORMAT = "guess-tree"
 TREE_VERSION = 1
 TREE_EARLIEST_SUPPORTED_VERSION = 1
+TREE_FIELDS = {
+    "game": str, "hard": bool, "max_guesses": int, "depth_limit": int, "search_width": int,
+    "root": str, "answers_sha256": str, "guesses_sha256": str, "total": int, "max": int,
+    "histogram": list, "proven_optimal": bool, "optimal_over": str, "root_choice": str,
+    "screened": list, "nodes_visited": int, "guesses_evaluated": int,
+}
 # <game>.openers.parquet (analysts only; the runtime never reads it).
 OPENERS_FORMAT = "opener-table"
 OPENERS_VERSION = 1
@@ -93,3 +134,13 @@ CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 1
 # The blank: its key in the rules' tile table, a blank in racks and exchanges, and one letter
 # in lexicon queries (anagrams, unscramble, match).
 BLANK_SYMBOL = "?"
+
+# --- Crossword self-play files (docs/FORMATS.md "### Self-play files") -------------------------
+SELFPLAY_FORMAT = "crossword-selfplay"
+SELFPLAY_VERSION = 1
+SELFPLAY_FIELDS = {"game": str, "seed": int, "games": int, "positions": list, "results": list}
+
+# --- Provenance sidecars and the manifest (docs/FORMATS.md) ----------------------------------
+MANIFEST_NAME = "manifest.json"
+MANIFEST_FORMAT = "wordpack-manifest"
+MANIFEST_VERSION = 1

@@ -14,14 +14,12 @@ case) or as the squares the game shares (🟩 green, 🟨 yellow, ⬛ / ⬜ grey
 """
 
 import functools
-import json
-import math
 from pathlib import Path
 
 import numpy as np
 
 from lookup.equations import validate_equation
-from lookup.errors import BadInput, UnknownName
+from lookup.errors import BadInput, unknown_name
 from lookup.feedback import (
     all_green,
     code_count,
@@ -31,25 +29,27 @@ from lookup.feedback import (
 )
 from lookup.formats import (
     GAME_EARLIEST_SUPPORTED_VERSION,
+    GAME_FIELDS,
     GAME_FORMAT,
     GAME_VERSION,
-    check_version,
+    GAMES_INDEX_EARLIEST_SUPPORTED_VERSION,
+    GAMES_INDEX_FIELDS,
+    GAMES_INDEX_FORMAT,
+    GAMES_INDEX_NAME,
+    GAMES_INDEX_VERSION,
     corrupt,
-    require_file,
 )
+from lookup.headers import read_json_header
 from lookup.paths import artifacts_dir
+from lookup.splits import split_figures
 from lookup.tree import load_tree
 
-GAMES_INDEX = "games.json"
 _FEEDBACK_SYMBOLS = {
     "0": 0, "1": 1, "2": 2,
     "g": 2, "y": 1, "b": 0, "x": 0, "w": 0, ".": 0, "-": 0,
     "🟩": 2, "🟧": 2, "🟨": 1, "🟦": 1, "⬛": 0, "⬜": 0,
 }
 _VARIATION_SELECTOR = "\ufe0f"
-# Guess rows per block when counting groups: block * max(codes, candidates) stays around 1M,
-# so the (row, code) counters stay in cache (Nerdle classic's opening figures: 5 s, not 19 s).
-_COUNTER_BUDGET = 1 << 20
 
 
 def guessing_dir() -> Path:
@@ -57,21 +57,38 @@ def guessing_dir() -> Path:
     return artifacts_dir() / "guessing"
 
 
-def load_descriptor(path) -> dict:
-    """Read and check a `<id>.game.json` descriptor.
+def load_descriptor(path, make_target: str = "") -> dict:
+    """Read and check a `<id>.game.json` descriptor (fields: lookup.formats.GAME_FIELDS).
+
+    Args:
+        path: the descriptor.
+        make_target: what rebuilds it (`make <make_target>`, e.g. the game id); default the
+            path itself.
 
     Raises:
-        ArtifactMissing, UnsupportedFormat, CorruptArtifact.
+        ArtifactMissing, UnsupportedFormat, CorruptArtifact: see lookup.headers.check_header.
     """
-    path = require_file(path, str(path))
-    try:
-        game = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise corrupt(path, "not a JSON game descriptor") from None
-    if not isinstance(game, dict) or game.get("format") != GAME_FORMAT:
-        raise corrupt(path, f"not a {GAME_FORMAT} descriptor")
-    check_version(path, game.get("version"), GAME_EARLIEST_SUPPORTED_VERSION, GAME_VERSION)
-    return game
+    return read_json_header(path, make_target=make_target or str(path), format=GAME_FORMAT,
+                            versions=(GAME_EARLIEST_SUPPORTED_VERSION, GAME_VERSION),
+                            fields=GAME_FIELDS)
+
+
+def guessing_game_names(directory=None) -> list[str]:
+    """The ids of the games the build was configured with, from games.json ([] before a build).
+
+    Args:
+        directory: the guessing artifacts; default guessing_dir().
+
+    Raises:
+        CorruptArtifact, UnsupportedFormat: games.json cannot be trusted.
+    """
+    index_path = Path(directory or guessing_dir()) / GAMES_INDEX_NAME
+    if not index_path.is_file():
+        return []
+    index = read_json_header(index_path, make_target="guessing", format=GAMES_INDEX_FORMAT,
+                             versions=(GAMES_INDEX_EARLIEST_SUPPORTED_VERSION,
+                                       GAMES_INDEX_VERSION), fields=GAMES_INDEX_FIELDS)
+    return list(index["games"])
 
 
 def parse_feedback(text: str, length: int) -> int:
@@ -103,7 +120,9 @@ def hard_mode_violation(guess: str, previous: str, code: int) -> str | None:
     """Why `guess` may not follow `previous` (which got `code`) in hard mode, or None.
 
     Hard mode as the original game checks it: every green letter stays in place, and every
-    letter shown green or yellow is used at least as often as it was shown.
+    letter shown green or yellow is used at least as often as it was shown. This is the rule's
+    one statement; pipeline/search_tree.py has a compiled copy (`_satisfies`) that
+    tests/test_tree.py checks against this function.
     """
     trits = [int(d) for d in code_to_digits(code, len(previous))]
     for i, (t, letter) in enumerate(zip(trits, previous)):
@@ -117,27 +136,6 @@ def hard_mode_violation(guess: str, previous: str, code: int) -> str | None:
         if guess.count(letter) < times:
             return f"it must contain {letter!r}" + (f" {times} times" if times > 1 else "")
     return None
-
-
-def group_sizes_by_counting(codes: np.ndarray, ncodes: int) -> tuple[np.ndarray, np.ndarray]:
-    """(row of each group, its size) for codes [rows, n], via a bincount over (row, code) cells.
-
-    Groups come row by row, codes ascending within a row.
-    """
-    rows = codes.shape[0]
-    cells = codes.astype(np.int64) + np.arange(rows, dtype=np.int64)[:, None] * ncodes
-    sizes = np.bincount(cells.ravel(), minlength=rows * ncodes)
-    nonzero = np.flatnonzero(sizes)
-    return nonzero // ncodes, sizes[nonzero]
-
-
-def group_sizes_by_sorting(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The same as group_sizes_by_counting, from run lengths of each sorted row (for few codes)."""
-    ordered = np.sort(codes, axis=1)
-    first = np.ones(ordered.shape, dtype=bool)
-    first[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    starts = np.flatnonzero(first)  # every row starts a run at its column 0
-    return starts // codes.shape[1], np.diff(np.append(starts, ordered.size))
 
 
 class GuessingGame:
@@ -312,41 +310,15 @@ class GuessingGame:
     # --- ranking ---------------------------------------------------------------------------------
 
     def _figures(self, guesses: np.ndarray, candidates: np.ndarray) -> dict[str, np.ndarray]:
-        """groups, largest, expected remaining, entropy of each guess over the candidates.
-
-        Group sizes come from counting codes per row: a bincount over (row, code) cells while
-        candidates are many, else run lengths of each row's sorted codes (cost rows x
-        candidates, not rows x 3**length).
-        """
-        ncodes = code_count(self.length)
-        n = candidates.size
+        """lookup.splits.split_figures of each guess over the candidates."""
         # The [guesses, candidates] cells, gathered once: the matrix itself when every answer is
         # a candidate, rows first when few guesses are wanted (evaluate: not a full-matrix copy).
-        rows_wanted = guesses
-        if n == self.codes.shape[1]:
-            columns = self.codes  # candidates ascending, so they are all the columns in order
-        elif 4 * guesses.size < self.codes.shape[0]:
-            columns, rows_wanted = self.codes[guesses][:, candidates], np.arange(guesses.size)
-        else:
-            columns = self.codes[:, candidates]
-        stats = {key: np.empty(guesses.size, dtype) for key, dtype in (
-            ("groups", np.int64), ("largest", np.int64), ("expected", np.float64),
-            ("entropy", np.float64))}
-        block = max(1, _COUNTER_BUDGET // max(ncodes, n))
-        for start in range(0, guesses.size, block):
-            part = np.asarray(columns[rows_wanted[start:start + block]])
-            rows = part.shape[0]
-            row_of, sizes = (group_sizes_by_counting(part, ncodes) if 4 * n >= ncodes
-                             else group_sizes_by_sorting(part))
-            p = sizes / n
-            end = start + rows
-            stats["groups"][start:end] = np.bincount(row_of, minlength=rows)
-            stats["expected"][start:end] = np.bincount(row_of, sizes * sizes, rows) / n
-            stats["entropy"][start:end] = -np.bincount(row_of, p * np.log2(p), rows) + 0.0
-            largest = np.zeros(rows, np.int64)
-            np.maximum.at(largest, row_of, sizes)
-            stats["largest"][start:end] = largest
-        return stats
+        if candidates.size == self.codes.shape[1]:
+            # Candidates are ascending, so they are all the columns in order.
+            return split_figures(self.codes, code_count(self.length), guesses)
+        if 4 * guesses.size < self.codes.shape[0]:
+            return split_figures(self.codes[guesses][:, candidates], code_count(self.length))
+        return split_figures(self.codes[:, candidates], code_count(self.length), guesses)
 
     @functools.cached_property
     def _opening_figures(self) -> dict[str, np.ndarray]:
@@ -386,7 +358,7 @@ class GuessingGame:
             i = np.searchsorted(allowed, g)  # allowed is ascending
             if i < allowed.size and allowed[i] == g:
                 known_total[i] = total
-        order = np.lexsort((allowed, ~is_candidate, figures["expected"], known_total))
+        order = np.lexsort((allowed, ~is_candidate, figures["expected_remaining"], known_total))
         if n is not None:
             order = order[:n]
         rows = []
@@ -397,7 +369,7 @@ class GuessingGame:
                 "guess": self.guesses[g],
                 "groups": int(figures["groups"][i]),
                 "largest": int(figures["largest"][i]),
-                "expected_remaining": round(float(figures["expected"][i]), 4),
+                "expected_remaining": round(float(figures["expected_remaining"][i]), 4),
                 "entropy": round(float(figures["entropy"][i]), 4),
                 "is_candidate": bool(is_candidate[i]),
                 "expected_guesses": None if total is None else round(total / cands.size, 4),
@@ -456,20 +428,17 @@ class GuessingGame:
 @functools.lru_cache(maxsize=None)
 def _load_game(directory: str, game_id: str) -> GuessingGame:
     directory = Path(directory)
-    index_path = require_file(directory / GAMES_INDEX, "artifacts")
-    index = json.loads(index_path.read_text(encoding="utf-8"))
-    if game_id not in index["games"]:
-        raise UnknownName(f"unknown guessing game {game_id!r}; known: "
-                          f"{', '.join(index['games'])}")
-    game = load_descriptor(require_file(directory / f"{game_id}.game.json", game_id))
-    return GuessingGame(directory, game)
+    names = guessing_game_names(directory)
+    if game_id not in names:
+        raise unknown_name("guessing game", game_id, names, "guessing")
+    return GuessingGame(directory, load_descriptor(directory / f"{game_id}.game.json", game_id))
 
 
 def guessing_game(game_id: str) -> GuessingGame:
     """The guessing game `game_id` ("wordle-en", "wordle-en-nyt", "wordle-de", "wordle-nl", ...).
 
     Raises:
-        UnknownName: no such game is configured.
+        UnknownName: no such game is built (the message lists those that are).
         ArtifactMissing: its artifacts are not built (the message names the make target).
     """
     return _load_game(str(guessing_dir()), game_id)

@@ -4,12 +4,11 @@ import functools
 from pathlib import Path
 
 from lookup.dawg import Lexicon
-from lookup.errors import UnknownName
+from lookup.errors import unknown_name
 from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC, require_file
 from lookup.graph import read_graph
-from lookup.paths import artifacts_dir
+from lookup.paths import artifacts_dir, built_names
 
-LEXICONS = ("enable", "opentaal", "igerman98", "opencorpora-nouns")
 _MAGIC_BY_SUFFIX = {".dawg": DAWG_MAGIC, ".trie": TRIE_MAGIC, ".gaddag": GADDAG_MAGIC}
 
 
@@ -18,16 +17,20 @@ def lexicon_path(name: str, suffix: str = ".dawg") -> Path:
     return artifacts_dir() / "lexicons" / f"{name}{suffix}"
 
 
+def lexicon_names() -> list[str]:
+    """The lexicons built in <artifacts>/lexicons (those with a .dawg), sorted."""
+    return built_names(artifacts_dir() / "lexicons", ".dawg")
+
+
 def _resolve(name_or_path) -> tuple[Path, str]:
     text = str(name_or_path)
     if "/" in text or text.endswith((".dawg", ".trie")):
         path = Path(text)
         name = path.stem
-    elif text in LEXICONS or lexicon_path(text).is_file():
+    elif lexicon_path(text).is_file():
         path, name = lexicon_path(text), text
     else:
-        raise UnknownName(f"unknown lexicon {text!r}: choose one of {', '.join(LEXICONS)} "
-                          "or give the path of a .dawg file")
+        raise unknown_name("lexicon", text, lexicon_names(), "lexicons")
     return require_file(path, f"artifacts/lexicons/{name}{path.suffix}"), name
 
 
@@ -38,12 +41,12 @@ def _load(path: Path, name: str) -> Lexicon:
 
 
 def lexicon(name_or_path) -> Lexicon:
-    """Load a lexicon: a name ("enable", "opentaal", "igerman98", "opencorpora-nouns") or the
-    path of a .dawg or .trie file. Loaded once per process and cached.
+    """Load a lexicon: a built name ("enable", "opentaal", "igerman98", "opencorpora-nouns": see
+    lexicon_names) or the path of a .dawg or .trie file. Loaded once per process and cached.
 
     Raises:
-        UnknownName: not a known lexicon.
-        ArtifactMissing: not built yet (the message names the make target).
+        UnknownName: no lexicon of that name is built (the message lists those that are).
+        ArtifactMissing: the path given does not exist.
         CorruptArtifact, UnsupportedFormat: the file cannot be trusted.
     """
     path, name = _resolve(name_or_path)

@@ -24,12 +24,13 @@ import msgpack
 
 from lookup.formats import (
     TREE_EARLIEST_SUPPORTED_VERSION,
+    TREE_FIELDS,
     TREE_FORMAT,
     TREE_VERSION,
-    check_version,
     corrupt,
     require_file,
 )
+from lookup.headers import check_header
 
 
 class GuessTree:
@@ -81,17 +82,17 @@ def load_tree(path, answers_sha256: str, guesses_sha256: str) -> GuessTree:
         UnsupportedFormat: a format version this reader cannot read.
         CorruptArtifact: not a guess-tree, truncated, or built from other word lists.
     """
-    path = require_file(path, str(path))
+    target = str(path)
+    path = require_file(path, target)
     try:
         data = msgpack.unpackb(path.read_bytes(), raw=False)
     except (ValueError, msgpack.exceptions.ExtraData, msgpack.exceptions.UnpackException):
-        raise corrupt(path, "not a complete msgpack guess-tree") from None
-    if (not isinstance(data, list) or len(data) != 2 or not isinstance(data[0], dict)
-            or data[0].get("format") != TREE_FORMAT):
-        raise corrupt(path, f"not a {TREE_FORMAT} file")
+        raise corrupt(path, "not a complete msgpack guess-tree", target) from None
+    if not isinstance(data, list) or len(data) != 2 or not isinstance(data[1], list):
+        raise corrupt(path, f"not a {TREE_FORMAT} file: it should be [header, root]", target)
     header, root = data
-    check_version(path, header.get("version"), TREE_EARLIEST_SUPPORTED_VERSION, TREE_VERSION)
-    if header.get("answers_sha256") != answers_sha256 or header.get(
-            "guesses_sha256") != guesses_sha256:
-        raise corrupt(path, "built from other word lists than the game's")
+    check_header(header, path, format=TREE_FORMAT, make_target=target,
+                 versions=(TREE_EARLIEST_SUPPORTED_VERSION, TREE_VERSION), fields=TREE_FIELDS)
+    if header["answers_sha256"] != answers_sha256 or header["guesses_sha256"] != guesses_sha256:
+        raise corrupt(path, "built from other word lists than the game's", target)
     return GuessTree(header, root)

@@ -14,10 +14,11 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from lookup.feedback import code_dtype, feedback_header_path, read_word_list
-from lookup.formats import FEEDBACK_FORMAT, FEEDBACK_VERSION, sha256_file
+from lookup.feedback import code_dtype, feedback_header_path
+from lookup.formats import FEEDBACK_FORMAT, FEEDBACK_VERSION, corrupt, require_file, sha256_file
+from lookup.guessing import load_descriptor
+from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
-from pipeline.build_game import read_descriptor
 from pipeline.provenance import record
 
 
@@ -102,8 +103,11 @@ def _fill_codes(g_letters, before, a_by_position, counts, out):
 def build_feedback(game_path, output) -> dict:
     """Write the matrix of the game described by `game_path` and its JSON header."""
     game_path = Path(game_path)
-    game = read_descriptor(game_path)
+    game = load_descriptor(game_path)
     lists = {role: game_path.parent / game[role]["file"] for role in ("guesses", "answers")}
+    for role, path in lists.items():
+        if sha256_file(require_file(path, str(game_path))) != game[role]["sha256"]:
+            raise corrupt(path, f"does not match the sha256 in {game_path.name}", str(game_path))
     guesses = read_word_list(lists["guesses"])
     answers = read_word_list(lists["answers"])
     matrix = feedback_matrix(guesses, answers, game["alphabet"])

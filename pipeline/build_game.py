@@ -19,9 +19,19 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from lookup.equations import read_equation_list
 from lookup.errors import BadInput, UnknownName
-from lookup.feedback import read_word_list
-from lookup.formats import GAME_FORMAT, GAME_VERSION, sha256_file
+from lookup.formats import (
+    EQUATIONS_FORMAT,
+    GAME_FORMAT,
+    GAME_LIST_FORMAT,
+    GAME_VERSION,
+    GAMES_INDEX_FORMAT,
+    GAMES_INDEX_VERSION,
+    require_file,
+    sha256_file,
+)
+from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -114,11 +124,24 @@ def _fits(word: str, config: GameConfig) -> bool:
     return len(word) == config.length and all(ch in config.alphabet for ch in word)
 
 
+def read_source_list(path) -> list[str]:
+    """The words of a list a game names, read strictly.
+
+    An equation list (first line `# nerdle-equations ...`) is read by
+    lookup.equations.read_equation_list, which checks its header and count; any other list by
+    lookup.word_list.read_word_list.
+    """
+    path = require_file(path, str(path))
+    with open(path, encoding="utf-8") as handle:
+        is_equation_list = handle.readline().startswith(f"# {EQUATIONS_FORMAT} ")
+    return read_equation_list(path)[1] if is_equation_list else read_word_list(path)
+
+
 def _collect(paths, config: GameConfig, seen: set[str]) -> list[str]:
     """Words of `paths` in order that fit the game and are not in `seen` (which is updated)."""
     words = []
     for path in paths:
-        for word in read_word_list(path):
+        for word in read_source_list(path):
             word = word.lower()
             if word not in seen and _fits(word, config):
                 seen.add(word)
@@ -157,18 +180,6 @@ def _json_text(data) -> str:
     return json.dumps(data, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def read_descriptor(path) -> dict:
-    """Read a descriptor this module wrote (the runtime reads it with lookup.guessing).
-
-    Raises:
-        BadInput: not a descriptor of the current format version; rebuild it.
-    """
-    game = json.loads(Path(path).read_text(encoding="utf-8"))
-    if game.get("format") != GAME_FORMAT or game.get("version") != GAME_VERSION:
-        raise BadInput(f"{path} is not a {GAME_FORMAT} v{GAME_VERSION} descriptor; rebuild it")
-    return game
-
-
 def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
     """Write `<game>.answers.txt`, `<game>.guesses.txt` and the descriptor `output`."""
     config = game_config(config_path, game_id)
@@ -180,7 +191,7 @@ def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
     for role, words in (("answers", answers), ("guesses", guesses)):
         path = output.with_name(f"{stem}.{role}.txt")
         _write_text(path, "".join(w + "\n" for w in words))
-        record(path, format=f"{GAME_FORMAT}-list", version=GAME_VERSION, inputs=inputs)
+        record(path, format=GAME_LIST_FORMAT, version=GAME_VERSION, inputs=inputs)
         files[role] = {"file": path.name, "count": len(words), "sha256": sha256_file(path)}
     descriptor = {
         "format": GAME_FORMAT,
@@ -240,8 +251,9 @@ def make_rules(config_path, output, fragments) -> None:
 def build_index(config_path, output) -> dict:
     """Write `games.json`: the configured game ids and names (the runtime has no config/)."""
     games = load_config(config_path)
-    index = {"format": f"{GAME_FORMAT}s", "version": GAME_VERSION,
+    index = {"format": GAMES_INDEX_FORMAT, "version": GAMES_INDEX_VERSION,
              "games": {game_id: config.name for game_id, config in games.items()}}
     _write_text(output, _json_text(index))
-    record(output, format=f"{GAME_FORMAT}s", version=GAME_VERSION, inputs=[Path(config_path)])
+    record(output, format=GAMES_INDEX_FORMAT, version=GAMES_INDEX_VERSION,
+           inputs=[Path(config_path)])
     return index

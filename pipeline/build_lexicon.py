@@ -12,12 +12,9 @@ import unicodedata
 from pathlib import Path
 
 from lookup.errors import UnknownName
+from lookup.formats import LEXICON_LIST_FORMAT, LEXICON_LIST_VERSION
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
-
-LEXICON_LIST_FORMAT = "lexicon-list"
-LEXICON_LIST_VERSION = 1
-
 
 def load_config(config_path, name: str) -> dict:
     """The table of lexicon `name` in the lexicon config file."""
@@ -61,11 +58,6 @@ def normalize(entries, config: dict) -> list[str]:
     words = {normalize_entry(entry, config) for entry in entries}
     words.discard(None)
     return sorted(words)
-
-
-def read_word_list(path) -> list[str]:
-    """Read a normalized word list (one word per line)."""
-    return Path(path).read_text(encoding="utf-8").split("\n")[:-1]
 
 
 def build_lexicon(name: str, config_path, sources_dir, output) -> int:

@@ -13,8 +13,9 @@ one row per allowed guess in guess-list order:
 | is_answer | bool | the guess is itself an answer |
 | lower_bound | int32 | 3N - k - 2[is_answer], k = non-green groups: no tree with it costs less |
 
-The runtime does not read this file (lookup computes the same figures from matrix rows); it is
-for analysts (`wordpack opener` prints one row from the matrix).
+The figures come from lookup/splits.py, as the runtime's ranking does from matrix rows; the
+runtime does not read this file, which is for analysts (`wordpack opener` prints one row from
+the matrix).
 
 Usage: python -m pipeline build openers artifacts/guessing/wordle-en.feedback.npy
        -o artifacts/guessing/wordle-en.openers.parquet
@@ -26,56 +27,25 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from lookup.feedback import all_green, code_count, load_feedback
+from lookup.feedback import code_count, load_feedback
 from lookup.formats import OPENERS_FORMAT, OPENERS_VERSION
+from lookup.splits import split_figures, tree_lower_bound
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
-
-# Guesses per bincount block: block * max(codes, answers) stays around 4 million.
-COUNTER_BUDGET = 1 << 22
-
-
-def group_sizes(codes: np.ndarray, ncodes: int) -> np.ndarray:
-    """Group sizes per guess: int64[rows, ncodes] from codes [rows, answers] (blocked bincount)."""
-    rows, answers = codes.shape
-    out = np.empty((rows, ncodes), dtype=np.int64)
-    block = max(1, COUNTER_BUDGET // max(ncodes, answers))
-    for start in range(0, rows, block):
-        part = np.asarray(codes[start:start + block], dtype=np.int64)
-        offsets = np.arange(part.shape[0], dtype=np.int64)[:, None] * ncodes
-        counts = np.bincount((part + offsets).ravel(), minlength=part.shape[0] * ncodes)
-        out[start:start + part.shape[0]] = counts.reshape(part.shape[0], ncodes)
-    return out
-
-
-def split_stats(sizes: np.ndarray, total: int) -> dict[str, np.ndarray]:
-    """groups, largest, expected_remaining and entropy from group sizes [rows, ncodes]."""
-    p = sizes / total
-    with np.errstate(divide="ignore", invalid="ignore"):
-        entropy = -np.where(sizes > 0, p * np.log2(np.where(sizes > 0, p, 1.0)), 0.0).sum(axis=1)
-    return {
-        "groups": (sizes > 0).sum(axis=1).astype(np.int32),
-        "largest": sizes.max(axis=1).astype(np.int32),
-        "expected_remaining": (sizes * sizes).sum(axis=1) / total,
-        "entropy": entropy + 0.0,  # + 0.0 turns -0.0 into 0.0
-    }
 
 
 def opener_table(npy_path) -> pa.Table:
     """The opener table of a built matrix (see the module docstring)."""
     matrix = load_feedback(npy_path)
-    n_answers = len(matrix.answers)
-    sizes = group_sizes(matrix.codes, code_count(matrix.length))
-    stats = split_stats(sizes, n_answers)
-    is_answer = np.arange(len(matrix.guesses)) < n_answers  # answers lead the guess list
-    green_groups = (sizes[:, all_green(matrix.length)] > 0).astype(np.int32)
-    lower_bound = 3 * n_answers - (stats["groups"] - green_groups) - 2 * is_answer
+    figures = split_figures(matrix.codes, code_count(matrix.length))
+    is_answer = np.arange(len(matrix.guesses)) < len(matrix.answers)  # answers lead the list
+    lower_bound = tree_lower_bound(len(matrix.answers), figures["non_green_groups"], is_answer)
     return pa.table({
         "guess": pa.array(matrix.guesses, pa.string()),
-        "groups": stats["groups"],
-        "largest": stats["largest"],
-        "expected_remaining": stats["expected_remaining"],
-        "entropy": stats["entropy"],
+        "groups": figures["groups"].astype(np.int32),
+        "largest": figures["largest"].astype(np.int32),
+        "expected_remaining": figures["expected_remaining"],
+        "entropy": figures["entropy"],
         "is_answer": is_answer,
         "lower_bound": lower_bound.astype(np.int32),
     })

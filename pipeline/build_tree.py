@@ -26,25 +26,23 @@ import numpy as np
 from tqdm import tqdm
 
 from lookup.errors import BadInput
-from lookup.feedback import all_green, code_count, load_feedback
+from lookup.feedback import code_count, load_feedback
 from lookup.formats import TREE_FORMAT, TREE_VERSION, sha256_file
+from lookup.guessing import load_descriptor
+from lookup.splits import split_figures, tree_lower_bound
 from pipeline.atomic import atomic_output
 from pipeline.build_feedback import encode_words
-from pipeline.build_game import read_descriptor
-from pipeline.build_openers import group_sizes
 from pipeline.provenance import record
 from pipeline.search_tree import INFINITE, Searcher
 
 
 def opener_order(codes: np.ndarray, length: int) -> list[int]:
     """Guess indices by lower bound, then sum of squared group sizes, then list order."""
-    n_answers = codes.shape[1]
-    sizes = group_sizes(codes, code_count(length))
-    non_green = (sizes > 0).sum(axis=1) - (sizes[:, all_green(length)] > 0)
-    is_answer = np.arange(codes.shape[0]) < n_answers
-    bound = 3 * n_answers - non_green - 2 * is_answer
-    ssq = (sizes * sizes).sum(axis=1)
-    return [int(g) for g in np.lexsort((np.arange(codes.shape[0]), ssq, bound))]
+    figures = split_figures(codes, code_count(length))
+    is_answer = np.arange(codes.shape[0]) < codes.shape[1]  # answers lead the guess list
+    bound = tree_lower_bound(codes.shape[1], figures["non_green_groups"], is_answer)
+    order = np.lexsort((np.arange(codes.shape[0]), figures["sum_squares"], bound))
+    return [int(g) for g in order]
 
 
 def histogram_of(searcher: Searcher, node: list) -> list[int]:
@@ -84,13 +82,13 @@ def search(npy_path, hard: bool, progress: bool = True):
     """
     npy_path = Path(npy_path)
     matrix = load_feedback(npy_path)
-    game = read_descriptor(npy_path.with_name(npy_path.name.removesuffix(".feedback.npy")
+    game = load_descriptor(npy_path.with_name(npy_path.name.removesuffix(".feedback.npy")
                                               + ".game.json"))
     letters = encode_words(matrix.guesses, game["alphabet"])
-    width = game.get("search_width", 0)
+    width = game["search_width"]
     started = time.perf_counter()
     candidates = opener_order(matrix.codes, matrix.length)[:game["opener_candidates"]]
-    configured = game.get("root")
+    configured = game["root"]
     if configured is not None:
         root_index = matrix.guess_index[configured]
         candidates = [root_index] + [g for g in candidates if g != root_index]

@@ -27,8 +27,9 @@ from math import ceil, floor
 from pathlib import Path
 
 import lookup.equations as rules
-from lookup.equations import KINDS, LIST_FORMAT, RULES_VERSION, format_header
+from lookup.equations import KINDS, format_header
 from lookup.errors import BadInput
+from lookup.formats import EQUATIONS_FORMAT, EQUATIONS_VERSION
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -84,7 +85,7 @@ def write_equation_list(path, length: int, kind: str) -> int:
     # Paths are relative to the working directory (the checkout, under make) so that the
     # sidecar does not depend on where the checkout lives.
     code = [Path(os.path.relpath(module)) for module in (__file__, rules.__file__)]
-    record(path, format=LIST_FORMAT, version=RULES_VERSION, inputs=code)
+    record(path, format=EQUATIONS_FORMAT, version=EQUATIONS_VERSION, inputs=code)
     return len(equations)
 
 

@@ -14,15 +14,13 @@ import json
 from pathlib import Path
 
 from lookup.errors import CorruptArtifact
-from lookup.formats import sha256_file
+from lookup.formats import MANIFEST_FORMAT, MANIFEST_NAME, MANIFEST_VERSION, sha256_file
 from pipeline.atomic import atomic_output
 from pipeline.provenance import meta_path
 
-MANIFEST_NAME = "manifest.json"
 # Artifacts derived from no licensed source (crossword rules, generated Nerdle equations) are
 # wordpack's own work, under the project's licence.
 PROJECT_LICENCE = "MIT (wordpack)"
-MANIFEST_VERSION = 1
 
 
 def build_manifest(artifacts) -> list[dict]:
@@ -48,7 +46,7 @@ def build_manifest(artifacts) -> list[dict]:
             "inputs": meta["inputs"],
             "licences": meta["licences"] or [PROJECT_LICENCE],
         })
-    manifest = {"format": "wordpack-manifest", "version": MANIFEST_VERSION, "artifacts": entries}
+    manifest = {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "artifacts": entries}
     with atomic_output(artifacts / MANIFEST_NAME, "w") as handle:
         json.dump(manifest, handle, indent=1, sort_keys=True, ensure_ascii=False)
         handle.write("\n")

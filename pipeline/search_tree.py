@@ -12,9 +12,10 @@ game's guess limit (Wordle: 6) bounds the depth: f_d(S) is the best cost with at
 guesses, infinite (INFINITE) when no tree fits; children get d - 1. The limit rarely binds in
 normal mode, but in hard mode the unlimited optimum for wordle-en needs 7 guesses somewhere.
 
-Lower bound (design §6): a group T costs at least 2|T| - 1 (one guess that is an answer of T
-and splits the rest into singletons), so a guess leaving k non-green groups costs at least
-n + sum (2|T| - 1) = 3n - k - 2[g in S]. The search is a depth-first branch and bound:
+Lower bound (lookup.splits.tree_lower_bound, compiled here): a group T costs at least
+2|T| - 1 (one guess that is an answer of T and splits the rest into singletons), so a guess
+leaving k non-green groups costs at least n + sum (2|T| - 1) = 3n - k - 2[g in S]. The search
+is a depth-first branch and bound:
   - `solve(S, beta)` returns f(S) when f(S) < beta, else a lower bound >= beta (fail high);
   - guesses are tried in order of that bound (then guess-list order, so answers first), and
     the loop stops once the bound reaches the best total; ordering ties by sum of squared group
@@ -29,9 +30,10 @@ Quick exits: if an answer of S splits S into singletons, f(S) = 2n - 1; else if 
 f(S) = 2n. The per-node scan that counts every allowed guess's groups reads the transposed
 matrix (answers x guesses) row by row, so a node streams |S| contiguous rows.
 
-Hard mode: a guess must keep every green letter in place and contain every green or yellow
-letter as often as the last feedback showed it (the original game's check against the last
-row; it implies every earlier row's check). The allowed set of a child is the parent's set
+Hard mode (the rule of lookup.guessing.hard_mode_violation, compiled here as `_satisfies`): a
+guess must keep every green letter in place and contain every green or yellow letter as often
+as the last feedback showed it (the original game's check against the last row; it implies
+every earlier row's check). The allowed set of a child is the parent's set
 filtered by the new feedback, and it is part of the memo key. Answers still possible are always
 allowed, so every node can finish.
 
@@ -50,9 +52,12 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from lookup.splits import tree_lower_bound
+
 # Memo value packing: value << 32 | (guess + 1) << 1 | exact. guess + 1 == 0 means "none".
 _EXACT = np.int64(1)
 INFINITE = np.int64(1 << 30)
+_lower_bound = numba.njit(cache=True)(tree_lower_bound)
 
 
 @numba.njit(cache=True)
@@ -103,7 +108,8 @@ def _split(codes_row, S, ncodes, green):
 
 @numba.njit(cache=True)
 def _satisfies(h, g, code, letters, counts, length, nletters):
-    """Hard mode: may guess h follow guess g that got `code`?"""
+    """Hard mode: may guess h follow guess g that got `code`? (lookup.guessing's
+    hard_mode_violation over letter indices; tests/test_tree.py checks that they agree.)"""
     need = np.zeros(nletters, np.int32)
     c = code
     for i in range(length - 1, -1, -1):
@@ -251,7 +257,7 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
         if k == 1 and not is_cand:
             bound[gi] = INFINITE  # all of S in one group: no progress
         else:
-            bound[gi] = 3 * n - k - (2 if is_cand else 0)
+            bound[gi] = _lower_bound(n, k, is_cand)
             useful += 1
             min_bound = min(min_bound, bound[gi])
     if depth == 2:

@@ -22,10 +22,10 @@ import json
 import random
 
 from lookup.crossword import BLANK_SYMBOL, CrosswordGame, Move
+from lookup.formats import SELFPLAY_FIELDS, SELFPLAY_FORMAT, SELFPLAY_VERSION
+from lookup.headers import read_json_header
 from pipeline.atomic import atomic_output
 
-SELFPLAY_FORMAT = "crossword-selfplay"
-SELFPLAY_VERSION = 1
 # A game cannot last longer: every turn either places a tile or counts as scoreless.
 _MAX_TURNS = 1000
 
@@ -128,12 +128,13 @@ def write_selfplay(data: dict, output) -> None:
 
 
 def read_selfplay(path) -> dict:
-    """Read a self-play file (tests and the benchmark)."""
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    if data.get("format") != SELFPLAY_FORMAT or data.get("version") != SELFPLAY_VERSION:
-        raise ValueError(f"{path}: not a {SELFPLAY_FORMAT} v{SELFPLAY_VERSION} file")
-    return data
+    """Read a self-play file (tests and the benchmark).
+
+    Raises:
+        ArtifactMissing, CorruptArtifact, UnsupportedFormat: see lookup.headers.check_header.
+    """
+    return read_json_header(path, make_target="crossword-positions", format=SELFPLAY_FORMAT,
+                            versions=(SELFPLAY_VERSION, SELFPLAY_VERSION), fields=SELFPLAY_FIELDS)
 
 
 def summary(data: dict) -> dict:

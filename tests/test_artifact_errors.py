@@ -31,20 +31,27 @@ def test_loads_by_path_and_by_name(dawg_file, monkeypatch):
     assert "cats" in lookup.lexicon("tiny")
 
 
-def test_unknown_name(tmp_path, monkeypatch):
-    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
+def test_unknown_name_lists_the_built_lexicons(dawg_file, monkeypatch):
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(dawg_file.parents[1]))
+    for sidecar in ("_tiny.dawg.meta.json", "_helper.dawg", "old.dawg.meta.dawg"):
+        (dawg_file.parent / sidecar).write_bytes(b"")
+    (dawg_file.parent / "other.dawg").write_bytes(b"")
+    assert lookup.lexicon_names() == ["other", "tiny"]
     with pytest.raises(UnknownName) as error:
         lookup.lexicon("klingon")
-    assert "enable, opentaal" in one_line(error)
+    assert one_line(error) == "unknown lexicon 'klingon': the built ones are other, tiny"
 
 
-def test_missing_artifact_names_make_target(tmp_path, monkeypatch):
+def test_nothing_built_names_the_make_target(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
-    with pytest.raises(ArtifactMissing) as error:
+    assert lookup.lexicon_names() == []
+    with pytest.raises(UnknownName) as error:
         lookup.lexicon("enable")
-    assert "run `make artifacts/lexicons/enable.dawg`" in one_line(error)
-    with pytest.raises(ArtifactMissing):
+    assert one_line(error) == ("unknown lexicon 'enable': none is built yet; run `make lexicons` "
+                               "to build them")
+    with pytest.raises(ArtifactMissing) as error:
         lookup.lexicon(str(tmp_path / "nowhere.dawg"))
+    assert "run `make artifacts/lexicons/nowhere.dawg`" in one_line(error)
 
 
 def test_truncated(dawg_file):

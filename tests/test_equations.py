@@ -19,7 +19,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from lookup.equations import (
-    NERDLE_LENGTHS,
     evaluate_left,
     format_header,
     is_valid_answer,
@@ -32,12 +31,16 @@ from lookup.errors import (
     ArtifactMissing,
     BadInput,
     CorruptArtifact,
-    UnknownName,
     UnsupportedFormat,
 )
+from pipeline.build_game import load_config
 from pipeline.generate_equations import generate_equations, write_equation_list
 
 REPO = Path(__file__).resolve().parents[1]
+# Game id -> equation length, from the one list of games.
+NERDLE_GAMES = {game.id: game.length
+                for game in load_config(REPO / "config" / "guessing.toml").values()
+                if game.guess_rules == "nerdle-equations"}
 SYMBOLS = "0123456789+-*/="
 LEFT_SYMBOLS = "0123456789+-*/"
 KINDS = ("answers", "guesses")
@@ -267,7 +270,6 @@ def test_validator_accepts_every_generated_equation(length, kind):
         ("1+1+2", {}, "equation has no '=': write exactly one, as in LEFT=RIGHT"),
         ("12x3=36", {}, "symbol 'x' is not allowed: use 0-9 + - * / ="),
         ("1 +2=3", {}, "symbol ' ' is not allowed: use 0-9 + - * / ="),
-        ("1+2+3=6", {"game": "nerdle-classic"}, "wrong length: 7, nerdle-classic uses 8"),
         ("1+2+3=6", {"length": 6}, "wrong length: 7, this game uses 6"),
         ("1+2=", {}, "'1+2=' has nothing after '=': the right side is a number"),
         ("=12", {}, "the left side is empty: write a calculation before '='"),
@@ -289,20 +291,17 @@ def test_validator_messages(text, kwargs, message):
 
 
 def test_validator_arguments():
-    validate_equation("54-36=18", game="nerdle-classic")
-    validate_equation("9-9=0", game="nerdle-micro")
-    with pytest.raises(UnknownName, match="unknown Nerdle variant 'nerdle-maxi'"):
-        validate_equation("54-36=18", game="nerdle-maxi")
+    validate_equation("54-36=18", length=8)
+    validate_equation("9-9=0", length=5)
     with pytest.raises(BadInput, match="unknown equation kind"):
         validate_equation("54-36=18", kind="answer")
     with pytest.raises(BadInput, match="an equation is a string, not int"):
         validate_equation(12)
-    assert NERDLE_LENGTHS == {
-        "nerdle-micro": 5,
-        "nerdle-mini": 6,
-        "nerdle-midi": 7,
-        "nerdle-classic": 8,
-    }
+
+
+def test_nerdle_games_of_the_config():
+    assert NERDLE_GAMES == {"nerdle-micro": 5, "nerdle-mini": 6, "nerdle-midi": 7,
+                            "nerdle-classic": 8}
 
 
 def test_evaluate_left():
@@ -379,7 +378,7 @@ def test_runtime_module_imports_only_the_standard_library():
         if isinstance(node, (ast.Import, ast.ImportFrom))
         for alias in node.names
     }
-    assert imported == {"fractions", "lookup.errors", "lookup.formats"}
+    assert imported == {"fractions", "lookup.errors", "lookup.formats", "lookup.headers"}
 
 
 # --- equation lists --------------------------------------------------------------------------
@@ -422,7 +421,7 @@ def test_read_list_refuses_damage(tmp_path):
         "short.txt": "header says 184 equations, file has 183",
         "noheader.txt": "first line is not a '# nerdle-equations ...' header",
         "badkind.txt": "header kind 'hints' is neither answers nor guesses",
-        "badcount.txt": "header field 'count=1x4' is not a number",
+        "badcount.txt": "header field 'count' should be an integer, not a string",
         "badlength.txt": "is not 6 symbols long",
         "badfield.txt": "header field 'size=5' should be length=...",
     }
@@ -473,10 +472,10 @@ def test_cli_build_stage(tmp_path):
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("game", sorted(NERDLE_LENGTHS))
+@pytest.mark.parametrize("game", sorted(NERDLE_GAMES))
 @pytest.mark.parametrize("kind", KINDS)
 def test_built_lists(game, kind):
-    length = NERDLE_LENGTHS[game]
+    length = NERDLE_GAMES[game]
     path = REPO / "artifacts" / "sources" / f"{game}-{kind}.txt"
     header, equations = read_equation_list(path, f"artifacts/sources/{game}-{kind}.txt")
     assert header == {"rules": 1, "length": length, "kind": kind, "count": COUNTS[length, kind]}

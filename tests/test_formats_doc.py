@@ -3,7 +3,18 @@
 import re
 
 from conftest import REPO
-from lookup.formats import ARC_ACCEPTS, ARC_LAST, ARC_TILE_MASK, GRAPH_HEADER
+from lookup.formats import (
+    ARC_ACCEPTS,
+    ARC_LAST,
+    ARC_TILE_MASK,
+    EQUATIONS_FIELDS,
+    FEEDBACK_FIELDS,
+    GAME_FIELDS,
+    GAMES_INDEX_FIELDS,
+    GRAPH_HEADER,
+    SELFPLAY_FIELDS,
+    TREE_FIELDS,
+)
 from pipeline.build_dawg import dawg_bytes
 
 
@@ -26,3 +37,12 @@ def test_worked_example_is_byte_identical():
 def test_documented_constants():
     assert GRAPH_HEADER.size == 96
     assert (ARC_TILE_MASK, ARC_ACCEPTS, ARC_LAST) == (0x3F, 0x40, 0x80)
+
+
+def test_documented_header_fields():
+    text = (REPO / "docs" / "FORMATS.md").read_text()
+    for fields in (GAME_FIELDS, FEEDBACK_FIELDS, TREE_FIELDS, GAMES_INDEX_FIELDS, SELFPLAY_FIELDS,
+                   EQUATIONS_FIELDS):
+        for name in fields:
+            top = name.split(".")[0]
+            assert f"`{top}`" in text or f'"{top}"' in text or f"{top}=" in text, name

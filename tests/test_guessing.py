@@ -14,12 +14,12 @@ from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnknownName
 from lookup.feedback import all_green, code_to_digits, feedback_reference, load_feedback
 from lookup.guessing import (
-    group_sizes_by_counting,
-    group_sizes_by_sorting,
     guessing_game,
+    guessing_game_names,
     hard_mode_violation,
     parse_feedback,
 )
+from lookup.splits import group_sizes_by_counting, group_sizes_by_sorting
 
 GAMES = FIXTURES / "guessing"
 CONFIG = GAMES / "guessing.toml"
@@ -224,14 +224,31 @@ def test_hard_mode_violation(game):
 
 def test_unknown_game(built, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(built))
-    with pytest.raises(UnknownName, match="known: tiny-de, tiny-en"):
+    assert guessing_game_names() == ["tiny-de", "tiny-en"]
+    with pytest.raises(UnknownName) as error:
         guessing_game("wordle-xx")
+    assert str(error.value) == ("unknown guessing game 'wordle-xx': the built ones are tiny-de, "
+                                "tiny-en")
 
 
-def test_missing_artifacts_name_make_target(tmp_path, monkeypatch):
+def test_nothing_built_names_make_target(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
-    with pytest.raises(ArtifactMissing, match="make"):
+    assert guessing_game_names() == []
+    with pytest.raises(UnknownName) as error:
         guessing_game("tiny-en")
+    assert str(error.value) == ("unknown guessing game 'tiny-en': none is built yet; run "
+                                "`make guessing` to build them")
+
+
+def test_configured_game_not_built_names_its_make_target(built, tmp_path, monkeypatch):
+    (tmp_path / "guessing").mkdir()
+    (tmp_path / "guessing" / "games.json").write_bytes((built / "guessing" / "games.json")
+                                                       .read_bytes())
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
+    with pytest.raises(ArtifactMissing) as error:
+        guessing_game("tiny-de")
+    assert str(error.value) == (f"{tmp_path / 'guessing' / 'tiny-de.game.json'} does not exist: "
+                                "run `make tiny-de` to build it")
 
 
 def test_matrix_with_other_lists_is_refused(built, tmp_path, monkeypatch):
@@ -314,7 +331,7 @@ def real(monkeypatch):
     ("wordle-en", False, {"total": 7920, "mean": 3.4212, "max": 5}),
     ("wordle-en", True, {"total": 8122, "mean": 3.5084, "max": 6}),
     # Selby's 7,897 / 8,099 used the 2022 allowed list (12,947 words); the current 14,855 words
-    # allow better trees (design §2).
+    # allow better trees (docs/GAMES.md "## Published results").
     ("wordle-en-nyt", False, {"total": 7894, "mean": 3.4188, "max": 5}),
     ("wordle-en-nyt", True, {"total": 8097, "mean": 3.5067, "max": 6}),
 ])
@@ -324,7 +341,7 @@ def test_real_tree_stats(real, game_id, hard, stats):
 
 
 @pytest.mark.full
-def test_real_design_examples(real):
+def test_real_api_examples(real):
     game = guessing_game("wordle-en")
     assert game.feedback("salet", "cigar") == "01000"
     assert "cigar" in game.candidates([("salet", "01000")])

@@ -13,7 +13,7 @@ from lookup.graph import read_graph
 from lookup.lexicon import lexicon
 from pipeline.build_dawg import dawg_bytes
 from pipeline.build_gaddag import gaddag_bytes
-from pipeline.build_lexicon import read_word_list
+from lookup.word_list import read_word_list
 from pipeline.build_trie import trie_bytes
 
 pytestmark = pytest.mark.full

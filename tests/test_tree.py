@@ -10,10 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import FIXTURES, REPO, full_artifact
-from lookup.feedback import all_green, feedback_reference, read_word_list
+from lookup.feedback import all_green, code_count, feedback_reference
 from lookup.guessing import hard_mode_violation
+from lookup.splits import split_figures, tree_lower_bound
+from lookup.word_list import read_word_list
 from pipeline.build_feedback import encode_words, feedback_matrix
-from pipeline.search_tree import INFINITE, Searcher
+from pipeline.search_tree import INFINITE, Searcher, _lower_bound, _satisfies
 
 GAMES = FIXTURES / "guessing"
 
@@ -122,6 +124,33 @@ def test_search_equals_brute_force_on_random_games(answers, extra, hard, max_gue
         assert total == expected and worst <= max_guesses
 
 
+def test_compiled_hard_mode_rule_agrees_with_the_runtime():
+    _, guesses = tiny_en()
+    alphabet = "abcdefghijklmnopqrstuvwxyz"
+    letters = encode_words(guesses, alphabet)
+    counts = np.zeros((len(guesses), len(alphabet)), np.uint8)
+    for i in range(letters.shape[1]):
+        np.add.at(counts, (np.arange(len(guesses)), letters[:, i]), 1)
+    for g, previous in enumerate(guesses):
+        for code in sorted({feedback_reference(previous, answer) for answer in guesses}):
+            for h, guess in enumerate(guesses):
+                expected = hard_mode_violation(guess, previous, code) is None
+                assert _satisfies(h, g, code, letters, counts, 4, len(alphabet)) == expected, \
+                    (guess, previous, code)
+
+
+def test_lower_bound_holds_and_compiled_form_agrees():
+    answers, guesses = tiny_en()
+    matrix = feedback_matrix(guesses, answers, "abcdefghijklmnopqrstuvwxyz")
+    figures = split_figures(matrix, code_count(4))
+    is_answer = np.arange(len(guesses)) < len(answers)
+    bounds = tree_lower_bound(len(answers), figures["non_green_groups"], is_answer)
+    for g in range(0, len(guesses), 4):
+        k, candidate = int(figures["non_green_groups"][g]), bool(is_answer[g])
+        assert _lower_bound(len(answers), k, candidate) == bounds[g] == 45 - k - 2 * candidate
+        assert brute_force(answers, guesses, guesses[g], 6, False) >= bounds[g]
+
+
 def test_solve_matches_best_root():
     answers, guesses = tiny_en()
     searcher = searcher_for(answers, guesses, False, 6, "abcdefghijklmnopqrstuvwxyz")
@@ -148,7 +177,7 @@ def real_lists(game):
     ("wordle-en", False, 7920, 5),
     ("wordle-en", True, 8122, 6),
     # Selby's 7,897 / 8,099 used the 2022 allowed list (12,947 words); the current 14,855 allow
-    # better trees (design §2).
+    # better trees (docs/GAMES.md "## Published results").
     ("wordle-en-nyt", False, 7894, 5),
     ("wordle-en-nyt", True, 8097, 6),
 ])

@@ -1,0 +1,105 @@
+"""Checking an artifact's header: its format name, its version and its required fields.
+
+Every reader of a JSON or msgpack header (and of the equation lists' one-line text header, once
+parsed into a map) goes through `check_header`, so that a header from another format, from a
+version this reader does not know, or with a field missing or of the wrong type is refused with
+one line naming the file, the field and the make target that rebuilds it: never a KeyError or
+TypeError further down. The expected fields of each format are constants in lookup/formats.py.
+"""
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from lookup.formats import check_version, corrupt, require_file
+
+# How a type is named in messages.
+_TYPE_NAMES = {
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "true or false",
+    dict: "a map",
+    list: "an array",
+    type(None): "null",
+}
+
+
+def check_header(
+    header,
+    path,
+    *,
+    format: str,
+    versions: tuple[int, int],
+    fields: Mapping[str, type | tuple[type, ...]],
+    make_target: str = "",
+    version_key: str = "version",
+) -> dict:
+    """Check a decoded header against its format and return it.
+
+    Args:
+        header: the decoded header, as read from the file (anything: a non-map is refused).
+        path: the file the header came from, named in every message.
+        format: the value the header's "format" field must have.
+        versions: (earliest, current): the versions this reader reads.
+        fields: every other required field and its type, or a tuple of allowed types
+            (`type(None)` allows null). A dotted name such as "answers.sha256" is the field
+            "sha256" of the map in field "answers". `int` does not accept true or false.
+        make_target: what rebuilds the file, named as `make <make_target>`; "" for `make`.
+        version_key: the field that holds the version ("rules" for equation lists).
+
+    Returns:
+        `header`, unchanged.
+
+    Raises:
+        CorruptArtifact: not a map, another format, no version, or a required field missing
+            or of the wrong type.
+        UnsupportedFormat: a version outside `versions`.
+    """
+    if not isinstance(header, dict) or header.get("format") != format:
+        raise corrupt(path, f"not a {format} header", make_target)
+    version = _field(header, version_key, int, path, make_target)
+    check_version(path, version, *versions, make_target=make_target)
+    for name, expected in fields.items():
+        _field(header, name, expected, path, make_target)
+    return header
+
+
+def read_json_header(path, *, make_target: str = "", **expected) -> dict:
+    """Read a JSON file whose top level is a header and check it with `check_header`.
+
+    Args:
+        path: the file.
+        make_target: what builds or rebuilds it (`make <make_target>`); "" for `make`.
+        **expected: `format`, `versions`, `fields` (and `version_key`) as for check_header.
+
+    Raises:
+        ArtifactMissing: the file does not exist.
+        CorruptArtifact, UnsupportedFormat: as for check_header, or the file is not JSON.
+    """
+    path = require_file(path, make_target or str(path))
+    try:
+        header = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise corrupt(path, f"not a JSON {expected['format']} file", make_target) from None
+    return check_header(header, path, make_target=make_target, **expected)
+
+
+def _field(header: dict, name: str, expected, path, make_target: str):
+    value = header
+    for part in name.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise corrupt(path, f"header field {name!r} is missing", make_target)
+        value = value[part]
+    allowed = expected if isinstance(expected, tuple) else (expected,)
+    if not _has_type(value, allowed):
+        wanted = " or ".join(_TYPE_NAMES[t] for t in allowed)
+        raise corrupt(path, f"header field {name!r} should be {wanted}, not "
+                      f"{_TYPE_NAMES.get(type(value), type(value).__name__)}", make_target)
+    return value
+
+
+def _has_type(value, allowed: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):
+        return bool in allowed
+    return isinstance(value, allowed)
