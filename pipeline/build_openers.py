@@ -16,7 +16,7 @@ one row per allowed guess in guess-list order:
 The runtime does not read this file (lookup computes the same figures from matrix rows); it is
 for analysts (`wordpack opener` prints one row from the matrix).
 
-Usage: python -m pipeline build openers artifacts/guessing/wordle-en.feedback.npy
+Usage: wordpack-build openers artifacts/guessing/wordle-en.feedback.npy
        -o artifacts/guessing/wordle-en.openers.parquet
 """
 

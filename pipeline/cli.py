@@ -8,11 +8,18 @@ one line and exits 1.
 
 import sys
 
-import typer
-from typer.core import TyperGroup
-
 from lookup.errors import UnknownName, WordpackError
-from pipeline import cli_crossword, cli_equations, cli_guessing, cli_lexicon
+
+try:
+    import typer
+    from typer.core import TyperGroup
+
+    from pipeline import cli_crossword, cli_equations, cli_guessing, cli_lexicon
+except ModuleNotFoundError as missing:  # a plain `pip install .` has only the runtime
+    if missing.name.split(".")[0] in ("lookup", "pipeline"):
+        raise
+    sys.exit(f"error: wordpack-build needs the build extra ({missing.name} is not installed): "
+             "pip install 'wordpack[build]'")
 
 
 class _Stages(TyperGroup):
@@ -44,6 +51,11 @@ def main() -> None:
     except WordpackError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(1)
+    except ModuleNotFoundError as missing:  # pyarrow, numba, tqdm: imported by the stages
+        if missing.name.split(".")[0] in ("lookup", "pipeline"):
+            raise
+        sys.exit(f"error: wordpack-build needs the build extra ({missing.name} is not "
+                 "installed): pip install 'wordpack[build]'")
     except KeyboardInterrupt:
         print("aborted", file=sys.stderr)
         sys.exit(130)
