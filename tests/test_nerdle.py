@@ -20,11 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, full_artifact
+from lookup.cli import parse_guess_option
 from lookup.equations import is_valid_answer, is_valid_guess, read_equation_list
 from lookup.errors import BadInput
 from lookup.feedback import all_green, code_to_digits, feedback_reference, load_feedback
 from lookup.guessing import guessing_game
-from lookup.cli import parse_guess_option
 
 # variant: (answers, allowed guesses, normal tree (root, total, histogram),
 #           hard tree (root, total, histogram)), all exact.
