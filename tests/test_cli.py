@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from conftest import FIXTURES, REPO
+from lookup.paths import artifacts_dir
 
 GAMES = FIXTURES / "guessing"
 
@@ -137,3 +138,33 @@ def _guesses_to(game, answer):
         guess = game.next_guess(history)
         history.append((guess, game.feedback(guess, answer)))
     return len(history)
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game_id, depth", [("wordle-de", 7), ("wordle-nl", 9)])
+def test_play_follows_a_real_hard_tree_to_its_depth(game_id, depth, monkeypatch):
+    import lookup
+    from lookup.feedback import all_green
+    from lookup.tree import load_tree
+
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(artifacts_dir()))
+    game = lookup.guessing_game(game_id)
+    assert game.tree_stats(hard=True)["max"] == depth > game.max_guesses
+    tree = load_tree(artifacts_dir() / "guessing" / f"{game_id}.hard.tree.msgpack",
+                     game.descriptor["answers"]["sha256"], game.descriptor["guesses"]["sha256"])
+    green = all_green(game.length)
+    for answer in range(len(game.answers)):
+        node, played = tree.root, []
+        while True:
+            played.append(game.guesses[node[0]])
+            code = int(game.codes[node[0], answer])
+            if code == green:
+                break
+            node = tree.child(node, code)
+        if len(played) == depth:
+            break
+    colours = [game.feedback(guess, game.answers[answer]) for guess in played]
+    stdin = "".join(f"\n{digits}\n" for digits in colours)
+    result = run("lookup", artifacts_dir(), "play", game_id, "--hard", stdin=stdin)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.endswith(f"solved in {depth}\n")
