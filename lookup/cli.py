@@ -17,7 +17,7 @@ import time
 import lookup
 from lookup.errors import BadInput, UnknownName, WordpackError
 
-SUGGESTIONS_SHOWN = 50
+CANDIDATES_SHOWN = 50
 
 
 # --- argument types: a bad value is a usage error ---------------------------------------------
@@ -154,8 +154,8 @@ def solve(args) -> int:
         print(json.dumps({"candidates": candidates, "next_guess": suggestion, "rank": rows},
                          ensure_ascii=False))
         return 0
-    shown = " ".join(candidates[:SUGGESTIONS_SHOWN])
-    more = " ..." if len(candidates) > SUGGESTIONS_SHOWN else ""
+    shown = " ".join(candidates[:CANDIDATES_SHOWN])
+    more = " ..." if len(candidates) > CANDIDATES_SHOWN else ""
     print(f"{len(candidates)} possible: {shown}{more}")
     print(f"next guess: {suggestion}")
     print(_rank_table(rows))
