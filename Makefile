@@ -62,7 +62,7 @@ $(LEX)/%.gaddag: $(LEX)/%.txt pipeline/build_gaddag.py $(GRAPH_CODE) | $(VENV)/.
 # nerdle equations: answer and allowed-guess lists, generated from the rules in lookup/equations.py
 NERDLE_VARIANTS := micro mini midi classic
 EQUATION_LISTS := $(foreach v,$(NERDLE_VARIANTS),$(foreach k,answers guesses,$(ARTIFACTS)/sources/nerdle-$(v)-$(k).txt))
-EQUATION_CODE := pipeline/generate_equations.py pipeline/cli_equations.py lookup/equations.py pipeline/provenance.py pipeline/atomic.py
+EQUATION_CODE := pipeline/generate_equations.py lookup/equations.py pipeline/provenance.py pipeline/atomic.py
 GUESSING_ARTIFACTS += $(EQUATION_LISTS)
 
 ## equations: every Nerdle equation list (answers and allowed guesses, lengths 5 to 8)
