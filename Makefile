@@ -8,7 +8,7 @@ SOURCES ?= sources
 ARTIFACTS ?= artifacts
 VENV ?= .venv
 PY := $(VENV)/bin/python
-WORDPACK := $(PY) -m pipeline
+BUILD := $(PY) -m pipeline
 
 ## all: build every artifact (the default)
 all: artifacts
@@ -47,23 +47,23 @@ lexicons: $(LEXICON_ARTIFACTS)
 .PHONY: lexicons
 
 $(LEX)/%.txt: $(SOURCES)/%.txt $(LEXICON_CONFIG) pipeline/build_lexicon.py | $(VENV)/.installed
-	$(WORDPACK) build lexicon $* --config $(LEXICON_CONFIG) --sources $(SOURCES) -o $@
+	$(BUILD) lexicon $* --config $(LEXICON_CONFIG) --sources $(SOURCES) -o $@
 
 $(LEX)/%.trie: $(LEX)/%.txt pipeline/build_trie.py $(GRAPH_CODE) | $(VENV)/.installed
-	$(WORDPACK) build trie $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+	$(BUILD) trie $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
 
 $(LEX)/%.dawg: $(LEX)/%.txt $(GRAPH_CODE) | $(VENV)/.installed
-	$(WORDPACK) build dawg $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+	$(BUILD) dawg $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
 
 $(LEX)/%.gaddag: $(LEX)/%.txt pipeline/build_gaddag.py $(GRAPH_CODE) | $(VENV)/.installed
-	$(WORDPACK) build gaddag $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+	$(BUILD) gaddag $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
 # ---- end lexicons --------------------------------------------------------------------------
 
 # ---- guessing games ------------------------------------------------------------------------
 # nerdle equations: answer and allowed-guess lists, generated from the rules in lookup/equations.py
 NERDLE_VARIANTS := micro mini midi classic
 EQUATION_LISTS := $(foreach v,$(NERDLE_VARIANTS),$(foreach k,answers guesses,$(ARTIFACTS)/sources/nerdle-$(v)-$(k).txt))
-EQUATION_CODE := pipeline/generate_equations.py pipeline/cli_equations.py lookup/equations.py pipeline/provenance.py pipeline/atomic.py
+EQUATION_CODE := pipeline/generate_equations.py lookup/equations.py pipeline/provenance.py pipeline/atomic.py
 GUESSING_ARTIFACTS += $(EQUATION_LISTS)
 
 ## equations: every Nerdle equation list (answers and allowed guesses, lengths 5 to 8)
@@ -72,16 +72,16 @@ equations: $(EQUATION_LISTS)
 
 # % is the list kind: answers or guesses.
 $(ARTIFACTS)/sources/nerdle-micro-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
-	$(WORDPACK) build equations --length 5 --kind $* -o $@
+	$(BUILD) equations --length 5 --kind $* -o $@
 
 $(ARTIFACTS)/sources/nerdle-mini-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
-	$(WORDPACK) build equations --length 6 --kind $* -o $@
+	$(BUILD) equations --length 6 --kind $* -o $@
 
 $(ARTIFACTS)/sources/nerdle-midi-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
-	$(WORDPACK) build equations --length 7 --kind $* -o $@
+	$(BUILD) equations --length 7 --kind $* -o $@
 
 $(ARTIFACTS)/sources/nerdle-classic-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
-	$(WORDPACK) build equations --length 8 --kind $* -o $@
+	$(BUILD) equations --length 8 --kind $* -o $@
 # nerdle equations end
 
 # word games: config/guessing.toml -> per game <id>.game.json (+ answer and guess lists),
@@ -100,8 +100,13 @@ TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py lookup/splits.py pip
 # It also writes $(GUESSING)/_<id>.config.json, each game's own table, touched only when that
 # table changes: a game depends on its table, not on the whole config file.
 $(GUESSING_MK): $(GUESSING_CONFIG) pipeline/build_game.py | $(VENV)/.installed
-	$(WORDPACK) build guessing-make $(GUESSING_CONFIG) --fragments $(GUESSING) -o $@
+	$(BUILD) guessing-make $(GUESSING_CONFIG) --fragments $(GUESSING) -o $@
+# Goals that never read the games skip the fragment: on a fresh clone, making it would create
+# .venv first (`make help` and `make clean` must not install anything).
+GOALS_WITHOUT_GAMES := help clean venv sources lint test
+ifneq ($(filter-out $(GOALS_WITHOUT_GAMES),$(or $(MAKECMDGOALS),all)),)
 include $(GUESSING_MK)
+endif
 
 GUESSING_GAME_FILES := $(foreach g,$(GUESSING_GAMES),$(foreach f,game.json feedback.npy openers.parquet tree.msgpack hard.tree.msgpack,$(GUESSING)/$(g).$(f)))
 GUESSING_ARTIFACTS += $(GUESSING)/games.json $(GUESSING_GAME_FILES)
@@ -115,27 +120,27 @@ $(GUESSING_GAMES): %: $(GUESSING)/games.json $(foreach f,game.json feedback.npy 
 .PHONY: $(GUESSING_GAMES)
 
 $(GUESSING)/games.json: $(GUESSING_CONFIG) $(GAME_CODE) | $(VENV)/.installed
-	$(WORDPACK) build guessing-index $(GUESSING_CONFIG) -o $@
+	$(BUILD) guessing-index $(GUESSING_CONFIG) -o $@
 
 # Only when a game's table file is missing (deleted by hand): write the tables again.
 $(GUESSING)/_%.config.json: | $(VENV)/.installed
-	$(WORDPACK) build guessing-make $(GUESSING_CONFIG) --fragments $(GUESSING) -o $(GUESSING_MK)
+	$(BUILD) guessing-make $(GUESSING_CONFIG) --fragments $(GUESSING) -o $(GUESSING_MK)
 
 # One run writes all three (pattern rules with several targets are grouped).
 $(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt: $(GUESSING)/_%.config.json $(GAME_CODE) | $(VENV)/.installed
-	$(WORDPACK) build game $< $* --sources $(SOURCES) --artifacts $(ARTIFACTS) -o $(GUESSING)/$*.game.json
+	$(BUILD) game $< $* --sources $(SOURCES) --artifacts $(ARTIFACTS) -o $(GUESSING)/$*.game.json
 
 $(GUESSING)/%.feedback.npy $(GUESSING)/%.feedback.json: $(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt $(FEEDBACK_CODE) | $(VENV)/.installed
-	$(WORDPACK) build feedback $< -o $(GUESSING)/$*.feedback.npy
+	$(BUILD) feedback $< -o $(GUESSING)/$*.feedback.npy
 
 $(GUESSING)/%.openers.parquet: $(GUESSING)/%.feedback.npy $(OPENERS_CODE) | $(VENV)/.installed
-	$(WORDPACK) build openers $< -o $@
+	$(BUILD) openers $< -o $@
 
 $(GUESSING)/%.hard.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) | $(VENV)/.installed
-	$(WORDPACK) build tree $< --hard -o $@
+	$(BUILD) tree $< --hard -o $@
 
 $(GUESSING)/%.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) | $(VENV)/.installed
-	$(WORDPACK) build tree $< -o $@
+	$(BUILD) tree $< -o $@
 # word games end
 
 # ---- end guessing games --------------------------------------------------------------------
@@ -157,12 +162,12 @@ crossword: $(CROSSWORD_ARTIFACTS)
 .PHONY: crossword
 
 $(ARTIFACTS)/crossword/%.json: config/crossword/%.toml $(CROSSWORD_CODE) | $(VENV)/.installed
-	$(WORDPACK) build crossword $< -o $@
+	$(BUILD) crossword $< -o $@
 
 ## crossword-positions: replay the committed self-play games (after a rules or lexicon change)
 crossword-positions: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag)
 	for game in $(CROSSWORD_GAMES); do \
-	  WORDPACK_ARTIFACTS=$(ARTIFACTS) $(WORDPACK) selfplay $$game --games $(CROSSWORD_SELFPLAY_GAMES) \
+	  WORDPACK_ARTIFACTS=$(ARTIFACTS) $(BUILD) selfplay $$game --games $(CROSSWORD_SELFPLAY_GAMES) \
 	    --seed $(CROSSWORD_SELFPLAY_SEED) -o tests/fixtures/crossword/selfplay-$$game.json; \
 	done
 .PHONY: crossword-positions
@@ -181,12 +186,17 @@ artifacts: $(ARTIFACTS)/manifest.json
 .PHONY: artifacts
 
 $(ARTIFACTS)/manifest.json: $(ALL_ARTIFACTS) pipeline/manifest.py | $(VENV)/.installed
-	$(WORDPACK) build manifest $(ARTIFACTS)
+	$(BUILD) manifest $(ARTIFACTS)
 
 ## clean: delete every artifact (sources/ and .venv stay)
 clean:
 	rm -rf $(ARTIFACTS)
 .PHONY: clean
+
+## lint: check the code with ruff (rules in pyproject.toml)
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+.PHONY: lint
 
 ## test: run the fast test suite (fixtures and small smoke builds; no full artifacts needed)
 test: $(VENV)/.installed

@@ -97,8 +97,8 @@ def run() -> list[dict]:
     naive = (trie_graph.node_count + 1) * 27 * 4
     gz = len(gzip.compress(text, 9, mtime=0))
     xz = len(lzma.compress(text, preset=9 | lzma.PRESET_EXTREME))
-    import marisa_trie
     import dawg as dawg2
+    import marisa_trie
 
     with tempfile.TemporaryDirectory() as tmp:
         marisa = marisa_trie.Trie(words)
@@ -130,7 +130,8 @@ def run() -> list[dict]:
     word_set = set(text.decode().split("\n")[:-1])
     set_mem = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    rows.append(row("ENABLE loaded, memory", dawg_mem / 2**20, "MiB", "Python set", set_mem / 2**20))
+    rows.append(row("ENABLE loaded, memory", dawg_mem / 2**20, "MiB", "Python set",
+                    set_mem / 2**20))
 
     # Membership.
     rng = random.Random(2026)

@@ -7,7 +7,7 @@ checks the runtime applies when it reads the artifact), and writes the JSON rule
 lookup/crossword_rules.py reads (format in its docstring and docs/FORMATS.md). The output is
 deterministic: keys sorted, no timestamps.
 
-Usage: python -m pipeline build crossword config/crossword/ID.toml -o artifacts/crossword/ID.json
+Usage: wordpack-build crossword config/crossword/ID.toml -o artifacts/crossword/ID.json
 """
 
 import json

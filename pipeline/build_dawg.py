@@ -6,7 +6,8 @@ of docs/FORMATS.md (read by lookup/dawg.py). The same builder serves the packed 
 (pipeline/build_trie.py, minimization off) and the GADDAG (pipeline/build_gaddag.py, other
 input strings).
 
-Usage: python -m pipeline build dawg artifacts/lexicons/NAME.txt --lexicon NAME -o artifacts/lexicons/NAME.dawg
+Usage: wordpack-build dawg artifacts/lexicons/NAME.txt --lexicon NAME
+           -o artifacts/lexicons/NAME.dawg
 """
 
 import hashlib

@@ -4,7 +4,7 @@ Reads `<game>.game.json` and its two word lists; writes `<game>.feedback.npy` (u
 when 3**length > 256; rows = guesses, columns = answers; encoding in lookup/feedback.py) and its
 header `<game>.feedback.json` with the sha256 of both lists and of the .npy file.
 
-Usage: python -m pipeline build feedback artifacts/guessing/wordle-en.game.json
+Usage: wordpack-build feedback artifacts/guessing/wordle-en.game.json
        -o artifacts/guessing/wordle-en.feedback.npy
 """
 

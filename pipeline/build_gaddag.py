@@ -5,7 +5,8 @@ reverse(c1..ci), followed by the separator and c(i+1)..cn when i < n. Those stri
 and compiled by the same minimizing builder as the DAWG, into the same word-graph layout
 (docs/FORMATS.md); tile 0 is the separator. lookup/gaddag.py reads it for move generation.
 
-Usage: python -m pipeline build gaddag artifacts/lexicons/NAME.txt --lexicon NAME -o artifacts/lexicons/NAME.gaddag
+Usage: wordpack-build gaddag artifacts/lexicons/NAME.txt --lexicon NAME
+           -o artifacts/lexicons/NAME.gaddag
 """
 
 import hashlib

@@ -8,9 +8,9 @@ and writes next to the output `<game>.game.json`:
   - `<game>.game.json`: id, name, alphabet, length, the two files with counts and sha256, the
     default root and the filter that selected the words.
 It also writes the Makefile fragment that lists the games and each game's inputs
-(`wordpack build guessing-make`), so a new game is a config table plus its sources, no code.
+(`wordpack-build guessing-make`), so a new game is a config table plus its sources, no code.
 
-Usage: python -m pipeline build game config/guessing.toml wordle-en --sources sources
+Usage: wordpack-build game config/guessing.toml wordle-en --sources sources
        --artifacts artifacts -o artifacts/guessing/wordle-en.game.json
 """
 
@@ -236,7 +236,7 @@ def make_rules(config_path, output, fragments) -> None:
         path = config_fragment_path(fragments, game_id)
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             _write_text(path, text)
-    lines = [f"# Generated from {config_path} by `wordpack build guessing-make`; do not edit.",
+    lines = [f"# Generated from {config_path} by `wordpack-build guessing-make`; do not edit.",
              f"GUESSING_GAMES := {' '.join(games)}"]
     for config in games.values():
         deps = []

@@ -4,7 +4,7 @@ Builds the sorted, deduplicated word list that every word-graph file of a lexico
 from, following the rules of its table in config/lexicons.toml (documented at the top of that
 file). The output is UTF-8, one word per line, "\\n"-terminated, sorted by code point.
 
-Usage: python -m pipeline build lexicon NAME --config config/lexicons.toml -o artifacts/lexicons/NAME.txt
+Usage: wordpack-build lexicon NAME --config config/lexicons.toml -o artifacts/lexicons/NAME.txt
 """
 
 import tomllib

@@ -17,7 +17,7 @@ The figures come from lookup/splits.py, as the runtime's ranking does from matri
 runtime does not read this file, which is for analysts (`wordpack opener` prints one row from
 the matrix).
 
-Usage: python -m pipeline build openers artifacts/guessing/wordle-en.feedback.npy
+Usage: wordpack-build openers artifacts/guessing/wordle-en.feedback.npy
        -o artifacts/guessing/wordle-en.openers.parquet
 """
 

@@ -13,7 +13,7 @@ tree below the root is optimal over every allowed guess within the guess limit (
 pipeline/search_tree.py is exact) unless the game sets a search width, and whether the root
 itself is the best opener is proven only among the screened ones; the header says both.
 
-Usage: python -m pipeline build tree artifacts/guessing/wordle-en.feedback.npy [--hard]
+Usage: wordpack-build tree artifacts/guessing/wordle-en.feedback.npy [--hard]
        -o artifacts/guessing/wordle-en.tree.msgpack
 """
 

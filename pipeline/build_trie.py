@@ -4,7 +4,8 @@ The packed trie is the reference format: the same word-graph layout as the DAWG
 (docs/FORMATS.md), built without merging equal subtrees, so every node has one parent. It is
 here for size comparison and for the simplest clients; lookup/dawg.py reads it too.
 
-Usage: python -m pipeline build trie artifacts/lexicons/NAME.txt --lexicon NAME -o artifacts/lexicons/NAME.trie
+Usage: wordpack-build trie artifacts/lexicons/NAME.txt --lexicon NAME
+           -o artifacts/lexicons/NAME.trie
 """
 
 from lookup.formats import TRIE_MAGIC

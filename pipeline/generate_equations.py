@@ -5,7 +5,7 @@ there is no input file. The rules and the two kinds (answers: no lone 0 on the l
 0 allowed as an operand) are stated once, in lookup/equations.py.
 
 Usage:
-    wordpack build equations --length 8 --kind answers \
+    wordpack-build equations --length 8 --kind answers \
         -o artifacts/sources/nerdle-classic-answers.txt
 
 Method. LEFT is a sum of terms (`e + t`, `e - t`) and a term a product of numbers (`t * n`,

@@ -7,7 +7,7 @@ pipeline/provenance.py writes. Files whose name starts with `_` are
 build helpers and are not listed. A file without a sidecar is an error: every artifact must say
 where it came from.
 
-Usage: python -m pipeline build manifest artifacts
+Usage: wordpack-build manifest artifacts
 """
 
 import json

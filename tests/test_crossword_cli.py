@@ -1,13 +1,13 @@
-"""`wordpack build crossword`, `wordpack moves` and `wordpack selfplay` on fixture artifacts,
-and the Makefile rule that builds the rules artifacts."""
+"""`wordpack-build crossword`, `wordpack moves` and `wordpack-build selfplay` on fixture
+artifacts, and the Makefile rule that builds the rules artifacts."""
 
 import json
 import subprocess
 import sys
 
 import pytest
-from crossword_support import FIXTURE_WORDS, REPO, gaddag_file, lexicon_alphabet
 
+from crossword_support import FIXTURE_WORDS, REPO, gaddag_file, lexicon_alphabet
 from pipeline.selfplay import read_selfplay, summary
 
 BOARD = "\n".join(["." * 15] * 7 + [".....cat......."] + ["." * 15] * 7) + "\n"
@@ -21,18 +21,26 @@ def artifacts(tmp_path_factory):
     words = FIXTURE_WORDS["enable"].read_text().split()
     source = gaddag_file(words, lexicon_alphabet("enable"), "cli-enable")
     (built / "lexicons" / "enable.gaddag").write_bytes(source.read_bytes())
-    result = wordpack(built, "build", "crossword", "config/crossword/scrabble-en.toml", "-o",
+    result = wordpack_build(built, "crossword", "config/crossword/scrabble-en.toml", "-o",
                       str(built / "crossword" / "scrabble-en.json"))
     assert result.returncode == 0, result.stderr
     assert "scrabble-en, 100 tiles, lexicon enable" in result.stdout
     return built
 
 
-def wordpack(built, *args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
+def run(module, built, *args, stdin=None):
+    return subprocess.run([sys.executable, "-m", module, *args], capture_output=True,
                           text=True, cwd=REPO, input=stdin,
                           env={"WORDPACK_ARTIFACTS": str(built), "PATH": "/usr/bin:/bin",
                                "TQDM_DISABLE": "1"})
+
+
+def wordpack(built, *args, stdin=None):
+    return run("lookup", built, *args, stdin=stdin)
+
+
+def wordpack_build(built, *args):
+    return run("pipeline", built, *args)
 
 
 def test_moves_table_and_board(artifacts, tmp_path):
@@ -80,7 +88,7 @@ def test_bad_board_is_one_line(artifacts):
 
 def test_missing_lexicon_names_the_make_target(tmp_path):
     built = tmp_path / "artifacts"
-    wordpack(built, "build", "crossword", "config/crossword/wordfeud-nl.toml", "-o",
+    wordpack_build(built, "crossword", "config/crossword/wordfeud-nl.toml", "-o",
              str(built / "crossword" / "wordfeud-nl.json"))
     result = wordpack(built, "moves", "wordfeud-nl", "--board", "-", "--rack", "a", stdin=BOARD)
     assert result.returncode == 1
@@ -90,7 +98,7 @@ def test_missing_lexicon_names_the_make_target(tmp_path):
 def test_selfplay_is_deterministic(artifacts, tmp_path):
     outputs = []
     for name in ("a.json", "b.json"):
-        result = wordpack(artifacts, "selfplay", "scrabble-en", "--games", "2", "--seed", "7",
+        result = wordpack_build(artifacts, "selfplay", "scrabble-en", "--games", "2", "--seed", "7",
                           "-o", str(tmp_path / name))
         assert result.returncode == 0, result.stderr
         assert "positions from 2 games" in result.stdout
@@ -121,7 +129,6 @@ def test_committed_positions_are_real_positions(game):
     from collections import Counter
 
     from crossword_support import fixture_game, selfplay_positions
-
     from pipeline.selfplay import full_bag
 
     cw = fixture_game(game)

@@ -451,7 +451,7 @@ def test_header_round_trip():
 
 def test_cli_build_stage(tmp_path):
     output = tmp_path / "nerdle-mini-guesses.txt"
-    command = [sys.executable, "-m", "pipeline", "build", "equations"]
+    command = [sys.executable, "-m", "pipeline", "equations"]
     done = subprocess.run(
         command + ["--length", "6", "--kind", "guesses", "-o", str(output)],
         cwd=REPO,

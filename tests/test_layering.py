@@ -30,7 +30,8 @@ def test_lookup_sources_import_only_allowed_modules():
 def test_importing_lookup_loads_no_build_modules():
     code = ("import sys, lookup, lookup.lexicon, lookup.dawg, lookup.gaddag; "
             "import pkgutil, importlib; "
-            "[importlib.import_module('lookup.' + m.name) for m in pkgutil.iter_modules(lookup.__path__)]; "
+            "[importlib.import_module('lookup.' + m.name) "
+            "for m in pkgutil.iter_modules(lookup.__path__)]; "
             f"print([m for m in sys.modules if m.split('.')[0] in {FORBIDDEN!r}])")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=REPO, check=True)

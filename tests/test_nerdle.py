@@ -20,11 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import REPO, full_artifact
+from lookup.cli import parse_guess_option
 from lookup.equations import is_valid_answer, is_valid_guess, read_equation_list
 from lookup.errors import BadInput
 from lookup.feedback import all_green, code_to_digits, feedback_reference, load_feedback
 from lookup.guessing import guessing_game
-from pipeline.cli_guessing import parse_guess_option
 
 # variant: (answers, allowed guesses, normal tree (root, total, histogram),
 #           hard tree (root, total, histogram)), all exact.
@@ -73,7 +73,7 @@ def walk(root, guesses, answers, length):
 
 
 def wordpack(artifacts, *args):
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "lookup", *args], capture_output=True,
                           text=True, cwd=REPO,
                           env={"WORDPACK_ARTIFACTS": str(artifacts), "PATH": "/usr/bin:/bin"})
 
@@ -236,7 +236,7 @@ def test_cli_play(built, mini):
         guess = mini.next_guess(history)
         history.append((guess, mini.feedback(guess, "12-9=3")))
         lines += ["", history[-1][1]]
-    result = subprocess.run([sys.executable, "-m", "pipeline", "play", "nerdle-mini"],
+    result = subprocess.run([sys.executable, "-m", "lookup", "play", "nerdle-mini"],
                             input="\n".join(lines) + "\n", capture_output=True, text=True,
                             cwd=REPO, env={"WORDPACK_ARTIFACTS": str(built), "PATH": "/usr/bin"})
     assert result.returncode == 0, result.stderr

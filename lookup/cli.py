@@ -1,0 +1,368 @@
+"""The `wordpack` command: queries on built artifacts (standard library and the runtime only).
+
+Usage: wordpack COMMAND ARGS... (`wordpack --help` lists the commands, `wordpack COMMAND --help`
+their arguments). Artifacts are read from $WORDPACK_ARTIFACTS, else the checkout's artifacts/
+(lookup/paths.py). The build stages are a separate command, `wordpack-build` (pipeline/cli.py).
+
+Exit status: 0 done; 1 a WordpackError (one line on stderr: what is wrong and what to do) or a
+`check` word that is not in the lexicon; 2 a usage error (the usage, then one line), which
+includes an unknown lexicon or game; 130 interrupted.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+import lookup
+from lookup.errors import BadInput, UnknownName, WordpackError
+
+CANDIDATES_SHOWN = 50
+
+
+# --- argument types: a bad value is a usage error ---------------------------------------------
+
+def positive_int(text: str) -> int:
+    """An integer >= 1 (an argparse type)."""
+    value = _int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def non_negative_int(text: str) -> int:
+    """An integer >= 0 (an argparse type)."""
+    value = _int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, not {value}")
+    return value
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def parse_guess_option(text: str) -> tuple[str, str]:
+    """`salet=00001` (or `salet:gybbb`, `salet=🟩⬛🟨⬛⬛`) -> ("salet", "00001").
+
+    The last '=' or ':' separates: feedback never contains one, a Nerdle guess does
+    (`54-36=18=20100000` -> ("54-36=18", "20100000")).
+
+    Raises:
+        argparse.ArgumentTypeError: no separator, or nothing on one side of it.
+    """
+    cut = max(text.rfind("="), text.rfind(":"))
+    word, feedback = text[:cut].strip(), text[cut + 1:].strip()
+    if cut >= 0 and word and feedback:
+        return word, feedback
+    raise argparse.ArgumentTypeError(f"{text!r}: write it as WORD=FEEDBACK, e.g. salet=00001")
+
+
+# --- lexicon queries --------------------------------------------------------------------------
+
+def check(args) -> int:
+    """Say whether each word is in the lexicon; 1 when one is not."""
+    lex = lookup.lexicon(args.lexicon)
+    found = {word: word.lower() in lex for word in args.words}
+    if args.json:
+        print(json.dumps(found, ensure_ascii=False))
+    else:
+        for word, ok in found.items():
+            print(f"{word}: {'yes' if ok else 'no'}")
+    return 0 if all(found.values()) else 1
+
+
+def anagram(args) -> int:
+    """Words that use exactly these letters."""
+    _print_words(lookup.lexicon(args.lexicon).anagrams(args.letters), args.json)
+    return 0
+
+
+def unscramble(args) -> int:
+    """Words made from some of these letters; with --game, scored in that crossword game."""
+    game = None if args.game is None else lookup.crossword_game(args.game)
+    words = lookup.lexicon(args.lexicon).unscramble(
+        args.letters, min_len=args.min_len, starts=args.starts, ends=args.ends,
+        contains=args.contains)
+    if game is None:
+        _print_words(words, args.json)
+        return 0
+    scored = sorted(((word, game.rack_score(word, args.letters)) for word in words),
+                    key=lambda pair: (-pair[1], -len(pair[0]), pair[0]))
+    if args.json:
+        print(json.dumps([{"word": w, "score": s} for w, s in scored], ensure_ascii=False))
+    else:
+        for word, score in scored or [("(no words)", "")]:
+            print(f"{score:>4}  {word}")
+    return 0
+
+
+def match(args) -> int:
+    """Words matching a pattern such as c?t*."""
+    _print_words(lookup.lexicon(args.lexicon).match(args.pattern), args.json)
+    return 0
+
+
+def info(args) -> int:
+    """Every built artifact with its size, format and licences (from manifest.json)."""
+    from lookup.paths import artifacts_dir
+
+    manifest_path = artifacts_dir() / "manifest.json"
+    if not manifest_path.is_file():
+        raise BadInput(f"{manifest_path} does not exist: run `make` to build the artifacts")
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    if args.json:
+        print(json.dumps(manifest, indent=1, ensure_ascii=False))
+        return 0
+    width = max((len(e["path"]) for e in manifest["artifacts"]), default=4)
+    print(f"{'artifact':<{width}}  {'bytes':>11}  {'format':<14} licences")
+    for entry in manifest["artifacts"]:
+        print(f"{entry['path']:<{width}}  {entry['size']:>11,}  "
+              f"{entry['format'] + ' v' + str(entry['version']):<14} "
+              f"{', '.join(entry['licences']) or '-'}")
+    return 0
+
+
+def _print_words(words: list[str], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(words, ensure_ascii=False))
+        return
+    if not words:
+        print("(no words)")
+        return
+    length = None
+    for word in words:
+        if len(word) != length:
+            length = len(word)
+            print(f"{length} letters:")
+        print(f"  {word}")
+
+
+# --- guessing games ---------------------------------------------------------------------------
+
+def solve(args) -> int:
+    """The answers still possible and the best next guesses."""
+    game = lookup.guessing_game(args.game)
+    history = args.guess
+    candidates = game.candidates(history, hard=args.hard)
+    rows = game.rank(history, n=args.top, hard=args.hard)
+    suggestion = game.next_guess(history, hard=args.hard)
+    if args.json:
+        print(json.dumps({"candidates": candidates, "next_guess": suggestion, "rank": rows},
+                         ensure_ascii=False))
+        return 0
+    shown = " ".join(candidates[:CANDIDATES_SHOWN])
+    more = " ..." if len(candidates) > CANDIDATES_SHOWN else ""
+    print(f"{len(candidates)} possible: {shown}{more}")
+    print(f"next guess: {suggestion}")
+    print(_rank_table(rows))
+    return 0
+
+
+def play(args) -> int:
+    """Play along: suggest a guess, ask what was played and its colours, until solved.
+
+    It goes on up to the depth of the stored tree when that is deeper than the game's guess
+    limit (hard trees of some games need more than 6 guesses), so that following the tree
+    always reaches the answer.
+    """
+    from lookup.feedback import all_green
+    from lookup.guessing import parse_feedback
+
+    game = lookup.guessing_game(args.game)
+    limit = max(game.max_guesses, _tree_depth(game, args.hard))
+    history: list[tuple[str, str]] = []
+    print(f"{game.name}: type the colours as digits (20100), letters (gybbb) or squares.")
+    while len(history) < limit:
+        suggestion = game.next_guess(history, hard=args.hard)
+        left = len(game.candidates(history, hard=args.hard))
+        word = input(f"guess {len(history) + 1} ({left} possible; suggestion) [{suggestion}]: ")
+        word = word.strip().lower() or suggestion
+        colours = input(f"colours for {word}: ").strip()
+        step = history + [(word, colours)]
+        try:
+            game.candidates(step, hard=args.hard)  # checks the word, the colours, hard mode
+        except BadInput as error:
+            print(f"error: {error}", file=sys.stderr)
+            continue
+        history = step
+        if parse_feedback(colours, game.length) == all_green(game.length):
+            print(f"solved in {len(history)}")
+            return 0
+    print("out of guesses")
+    return 0
+
+
+def _tree_depth(game, hard: bool) -> int:
+    """Most guesses the stored tree needs, 0 when the tree is not built."""
+    try:
+        return game.tree_stats(hard=hard)["max"]
+    except lookup.ArtifactMissing:
+        return 0
+
+
+def opener(args) -> int:
+    """Rate a first guess: groups, largest group, expected remaining, entropy."""
+    row = lookup.guessing_game(args.game).evaluate(args.word, hard=args.hard)
+    print(json.dumps(row, ensure_ascii=False) if args.json else _rank_table([row]))
+    return 0
+
+
+def tree(args) -> int:
+    """Statistics of the stored decision tree: total, mean, max, histogram."""
+    game = lookup.guessing_game(args.game)
+    stats = game.tree_stats(hard=args.hard)
+    if args.json:
+        print(json.dumps(stats))
+        return 0
+    header = game.tree_info(hard=args.hard)
+    print(f"root {header['root']}: total {stats['total']}, mean {stats['mean']:.4f}, "
+          f"max {stats['max']}")
+    print(f"optimal: {header['optimal_over']}" if header["proven_optimal"] else "not proven")
+    print(f"root choice: {header['root_choice']}")
+    for depth, count in stats["histogram"].items():
+        print(f"  {depth} guesses: {count}")
+    return 0
+
+
+def _rank_table(rows: list[dict]) -> str:
+    lines = [f"{'guess':<10} {'groups':>6} {'largest':>7} {'exp.left':>9} {'bits':>6} "
+             f"{'answer?':>7} {'exp.guesses':>11}"]
+    for row in rows:
+        expected = "" if row["expected_guesses"] is None else f"{row['expected_guesses']:.4f}"
+        lines.append(f"{row['guess']:<10} {row['groups']:>6} {row['largest']:>7} "
+                     f"{row['expected_remaining']:>9.3f} {row['entropy']:>6.3f} "
+                     f"{'yes' if row['is_candidate'] else '':>7} {expected:>11}")
+    return "\n".join(lines)
+
+
+# --- crossword games --------------------------------------------------------------------------
+
+def moves(args) -> int:
+    """The best moves for a board and rack, and the best one drawn on the board."""
+    game = lookup.crossword_game(args.game)
+    text = sys.stdin.read() if args.board == "-" else _read_board(args.board)
+    position = game.parse_board(text)
+    game.tables()  # load the lexicon before the clock starts
+    started = time.perf_counter()
+    found = game.moves(position, args.rack, top=args.top, bag=args.bag)
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({"game": args.game, "rack": args.rack,
+                          "moves": [move.to_dict() for move in found]},
+                         ensure_ascii=False, indent=1))
+        return 0
+    print(f"{'#':>3} {'score':>5}  {'move':<10} {'word':<16} words formed")
+    for rank, move in enumerate(found, start=1):
+        if move.kind == "play":
+            where = f"{move.direction} {move.row},{move.col}"
+            word = move.notation().split()[2]
+            formed = " ".join(w.upper() for w in move.words)
+        else:
+            where, word, formed = move.kind, move.exchanged, ""
+        print(f"{rank:>3} {move.score:>5}  {where:<10} {word:<16} {formed}")
+    print(f"({len(found)} shown, {elapsed * 1000:.1f} ms)")
+    if found and found[0].kind == "play":
+        print()
+        print(game.render(position, found[0]), end="")
+    return 0
+
+
+def _read_board(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as board:
+            return board.read()
+    except FileNotFoundError:
+        raise BadInput(f"board file {path} does not exist") from None
+    except IsADirectoryError:
+        raise BadInput(f"board file {path} is a directory") from None
+    except UnicodeDecodeError:
+        raise BadInput(f"board file {path} is not UTF-8 text") from None
+
+
+# --- the parser -------------------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every query command (each sets `run` and `parser`)."""
+    parser = argparse.ArgumentParser(
+        prog="wordpack",
+        description="Queries on the built wordpack artifacts: lexicons, Wordle/Nerdle "
+                    "strategy, crossword moves. Artifacts come from $WORDPACK_ARTIFACTS, else "
+                    "the checkout's artifacts/; `wordpack-build` builds them.")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    def command(run, *arguments):
+        sub = commands.add_parser(run.__name__, help=run.__doc__.splitlines()[0].rstrip("."),
+                                  description=run.__doc__.splitlines()[0])
+        for add in arguments:
+            add(sub)
+        sub.set_defaults(run=run, parser=sub)
+        return sub
+
+    def lexicon_arg(sub):
+        sub.add_argument("lexicon", help="lexicon name (enable, opentaal, ...) or .dawg path")
+
+    def json_opt(sub):
+        sub.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+    def game_arg(sub):
+        sub.add_argument("game", help="guessing game id, e.g. wordle-en")
+
+    def hard_opt(sub):
+        sub.add_argument("--hard", action="store_true",
+                         help="hard mode: every guess uses every hint")
+
+    def letters_arg(sub):
+        sub.add_argument("letters", help="the letters; ? is a blank")
+
+    command(check, lexicon_arg, json_opt).add_argument("words", nargs="+", help="words to look up")
+    command(anagram, lexicon_arg, letters_arg, json_opt)
+    sub = command(unscramble, lexicon_arg, letters_arg, json_opt)
+    sub.add_argument("--min-len", type=positive_int, default=2, help="shortest word (2)")
+    sub.add_argument("--starts", default="", help="the word starts with this")
+    sub.add_argument("--ends", default="", help="the word ends with this")
+    sub.add_argument("--contains", default="", help="the word contains this")
+    sub.add_argument("--game", help="score each word in this crossword game, e.g. scrabble-en")
+    command(match, lexicon_arg, json_opt).add_argument(
+        "pattern", help="? one letter, * any run, letters fixed")
+    command(info, json_opt)
+
+    sub = command(solve, game_arg, hard_opt, json_opt)
+    sub.add_argument("-g", "--guess", type=parse_guess_option, action="append", default=[],
+                     metavar="WORD=FEEDBACK", help="a guess and its colours, repeatable, in "
+                     "playing order (salet=01000, salet=bybbb or squares)")
+    sub.add_argument("--top", type=positive_int, default=10, help="suggestions to show (10)")
+    command(play, game_arg, hard_opt)
+    command(opener, game_arg, hard_opt, json_opt).add_argument("word",
+                                                               help="the first guess to rate")
+    command(tree, game_arg, hard_opt, json_opt)
+
+    sub = command(moves, json_opt)
+    sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
+    sub.add_argument("--board", required=True,
+                     help="board text file ('-' for stdin): 15 lines, '.' empty, a lowercase "
+                          "letter a tile, an uppercase letter a blank")
+    sub.add_argument("--rack", required=True, help="rack letters, '?' for a blank")
+    sub.add_argument("--top", type=positive_int, default=10, help="moves to list (10)")
+    sub.add_argument("--bag", type=non_negative_int, help="tiles in the bag (decides "
+                     "exchanges); default: unseen tiles minus the opponent's rack")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point: parse, run, and turn every error into one line and an exit code."""
+    args = build_parser().parse_args(argv)
+    try:
+        status = args.run(args)
+    except UnknownName as error:
+        args.parser.error(str(error))
+    except WordpackError as error:
+        print(f"error: {error}", file=sys.stderr)
+        sys.exit(1)
+    except (KeyboardInterrupt, EOFError):
+        print("aborted", file=sys.stderr)
+        sys.exit(130)
+    sys.exit(status)
