@@ -151,7 +151,7 @@ $(GUESSING)/%.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $
 # rules file, found here by wildcard.
 CROSSWORD_GAMES := $(patsubst config/crossword/%.toml,%,$(wildcard config/crossword/*.toml))
 CROSSWORD_ARTIFACTS := $(CROSSWORD_GAMES:%=$(ARTIFACTS)/crossword/%.json)
-CROSSWORD_CODE := pipeline/build_crossword.py lookup/crossword.py lookup/board.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+CROSSWORD_CODE := pipeline/build_crossword.py lookup/crossword_rules.py lookup/board.py lookup/headers.py lookup/errors.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 # Self-play positions (tests/fixtures/crossword/selfplay-<id>.json, committed) that the tests
 # and bench/bench_crossword.py replay.
 CROSSWORD_SELFPLAY_GAMES ?= 8

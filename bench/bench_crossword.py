@@ -67,7 +67,6 @@ def p95(values):
 def run() -> list[dict]:
     from crossword_oracle import WordIndex, brute_force_moves, grid_of
     from crossword_support import lexicon_alphabet
-
     from lookup.crossword import crossword_game
     from lookup.gaddag import load_gaddag
     from lookup.game_lexicon import lexicon_tables

@@ -80,8 +80,8 @@ def reference_best_guess(guesses, left) -> tuple:
 
 def run() -> list[dict]:
     from lookup.feedback import feedback_reference, load_feedback
-    from lookup.word_list import read_word_list
     from lookup.guessing import guessing_game
+    from lookup.word_list import read_word_list
     from pipeline.build_feedback import encode_words, feedback_matrix
     from pipeline.search_tree import Searcher
 

@@ -59,12 +59,15 @@ class Lexicon:
         self._codec = _single_byte_codec(self.alphabet)
 
     def __repr__(self):
+        """<Lexicon 'enable': 172820 words from artifacts/lexicons/enable.dawg>."""
         return f"<Lexicon {self.name!r}: {len(self)} words from {self.graph.path}>"
 
     def __len__(self):
+        """Number of words."""
         return self.graph.word_count
 
     def __contains__(self, word) -> bool:
+        """Whether `word` (a str, exactly as stored: lowercase, normalized) is a word."""
         if type(word) is not str or not word:
             return False
         get = (self._transitions or self._build_transitions()).get
@@ -221,7 +224,8 @@ class Lexicon:
     def _makeable(self, rack: list, blanks: int, min_len: int, max_len: int, starts: str) -> list:
         """Words of min_len..max_len letters spelled from the rack (blanks any letter), starting
         with `starts`. A real tile is used before a blank: swapping a blank for an equal tile
-        never changes which words are makeable, so each prefix is visited at most once."""
+        never changes which words are makeable, so each prefix is visited at most once.
+        """
         arcs = self._arcs
         letter_of = " " + self.alphabet
         forced = [self._code[ch] for ch in starts]

@@ -130,7 +130,8 @@ def _play_details(board: Board, row: int, col: int, direction: str, codes: tuple
 
 def line_word(board: Board, index: int, step: int) -> str:
     """The letters of the run of tiles through square `index` along a row (step 1) or a column
-    (step board.size); one letter when the tile has no neighbour on that line."""
+    (step board.size); one letter when the tile has no neighbour on that line.
+    """
     first, last = run_bounds(board.cells, board.size, index, step)
     return "".join(tile_letter(board.alphabet, board.cells[j])
                    for j in range(first, last + 1, step))

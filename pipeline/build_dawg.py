@@ -13,6 +13,8 @@ Usage: wordpack-build dawg artifacts/lexicons/NAME.txt --lexicon NAME
 import hashlib
 from pathlib import Path
 
+from tqdm import tqdm
+
 from lookup.errors import BadInput
 from lookup.formats import (
     ARC_ACCEPTS,
@@ -24,8 +26,6 @@ from lookup.formats import (
     GRAPH_VERSION,
     MAX_ALPHABET,
 )
-from tqdm import tqdm
-
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -172,7 +172,8 @@ def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None)
 
 def write_graph(to_bytes, fmt: str, word_list, alphabet: str, output) -> None:
     """Compile the normalized word list at `word_list` with `to_bytes(words, alphabet,
-    input_sha256)` and write the result to `output` atomically, with its provenance."""
+    input_sha256)` and write the result to `output` atomically, with its provenance.
+    """
     data = Path(word_list).read_bytes()
     words = data.decode("utf-8").split("\n")[:-1]
     graph = to_bytes(words, alphabet, hashlib.sha256(data).hexdigest())

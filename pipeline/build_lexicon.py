@@ -16,6 +16,7 @@ from lookup.formats import LEXICON_LIST_FORMAT, LEXICON_LIST_VERSION
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
+
 def load_config(config_path, name: str) -> dict:
     """The table of lexicon `name` in the lexicon config file."""
     with open(config_path, "rb") as handle:
@@ -43,7 +44,8 @@ def normalize_entry(entry: str, config: dict) -> str | None:
         word = "".join(
             ch
             if ch in alphabet
-            else "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+            else "".join(c for c in unicodedata.normalize("NFD", ch)
+                         if not unicodedata.combining(c))
             for ch in word
         )
     if not config.get("min_length", 1) <= len(word) <= config.get("max_length", 63):

@@ -109,7 +109,8 @@ def _split(codes_row, S, ncodes, green):
 @numba.njit(cache=True)
 def _satisfies(h, g, code, letters, counts, length, nletters):
     """Hard mode: may guess h follow guess g that got `code`? (lookup.guessing's
-    hard_mode_violation over letter indices; tests/test_tree.py checks that they agree.)"""
+    hard_mode_violation over letter indices; tests/test_tree.py checks that they agree.)
+    """
     need = np.zeros(nletters, np.int32)
     c = code
     for i in range(length - 1, -1, -1):
@@ -358,7 +359,8 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
 @numba.njit(cache=True)
 def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     """Cost of guessing g first at S with `depth` guesses left (exact when < beta, else a lower
-    bound >= beta)."""
+    bound >= beta).
+    """
     M, MT, akeys, gkeys, letters, counts, stamp, clock, dkeys, width = ctx
     n = S.shape[0]
     ncodes = 1

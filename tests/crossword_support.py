@@ -11,7 +11,6 @@ import tomllib
 from pathlib import Path
 
 from crossword_oracle import WordIndex
-
 from lookup.crossword import CrosswordGame
 from lookup.gaddag import load_gaddag
 from lookup.movegen import gaddag_tables

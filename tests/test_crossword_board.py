@@ -1,8 +1,8 @@
 """Boards, racks, validation, rendering and the move objects of lookup.crossword."""
 
 import pytest
-from crossword_support import fixture_game, game_with_words
 
+from crossword_support import fixture_game, game_with_words
 from lookup.errors import BadInput
 
 EMPTY = ["." * 15] * 15

@@ -2,6 +2,7 @@
 (tests/golden/crossword-moves.txt; `make approve-moves` rewrites it after a deliberate change)."""
 
 import pytest
+
 from crossword_support import GAMES
 from golden_moves import GOLDEN, blocks, game_text
 

@@ -2,12 +2,12 @@
 the same placements, each exactly once, with the same scores."""
 
 import pytest
-from conftest import full_artifact
-from crossword_oracle import WordIndex, brute_force_moves, generated, grid_of
-from crossword_support import GAMES, cases, fixture_game, fixture_index, lexicon_alphabet
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import full_artifact
+from crossword_oracle import WordIndex, brute_force_moves, generated, grid_of
+from crossword_support import GAMES, cases, fixture_game, fixture_index, lexicon_alphabet
 from pipeline.selfplay import full_bag
 
 

@@ -4,8 +4,8 @@ import json
 import os
 
 import pytest
-from crossword_support import GAMES, REPO, rules
 
+from crossword_support import GAMES, REPO, rules
 from lookup.crossword_rules import load_rules, rules_from_dict
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnsupportedFormat
 from pipeline.build_crossword import build_crossword, read_rules, rules_json

@@ -3,6 +3,7 @@ scoring, the tests' reference scorer, and the move generator on a lexicon holdin
 words."""
 
 import pytest
+
 from crossword_oracle import grid_of, reference_score
 from crossword_support import game_with_words
 

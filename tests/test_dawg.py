@@ -66,7 +66,8 @@ def test_non_words_are_rejected(small):
     word_set = set(words)
     rng = random.Random(3)
     probes = ["".join(rng.choice(ABC) for _ in range(rng.randint(1, 9))) for _ in range(3000)]
-    probes += [w[:-1] for w in words] + [w + "s" for w in words] + ["CAT", "cat ", "c\u00e0t", "ca1"]
+    probes += [w[:-1] for w in words] + [w + "s" for w in words]
+    probes += ["CAT", "cat ", "c\u00e0t", "ca1"]
     for probe in probes:
         assert (probe in lex) == (probe in word_set), probe
     assert 42 not in lex and None not in lex

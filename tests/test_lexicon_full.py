@@ -11,9 +11,9 @@ from conftest import full_artifact
 from lookup.formats import GADDAG_MAGIC, TRIE_MAGIC
 from lookup.graph import read_graph
 from lookup.lexicon import lexicon
+from lookup.word_list import read_word_list
 from pipeline.build_dawg import dawg_bytes
 from pipeline.build_gaddag import gaddag_bytes
-from lookup.word_list import read_word_list
 from pipeline.build_trie import trie_bytes
 
 pytestmark = pytest.mark.full
