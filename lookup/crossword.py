@@ -18,12 +18,12 @@ import itertools
 
 from lookup.board import BLANK, LETTER_MASK, Board, empty_board, parse_board
 from lookup.crossword_rules import Rules, load_rules
-from lookup.errors import BadInput, UnknownName
+from lookup.errors import BadInput, unknown_name
 from lookup.formats import BLANK_SYMBOL
 from lookup.game_lexicon import GameLexicon, game_lexicon, lexicon_tables
 from lookup.move import Move
 from lookup.movegen import ACROSS, GaddagTables, generate, orientations
-from lookup.paths import artifacts_dir
+from lookup.paths import artifacts_dir, built_names
 from lookup.placement import (
     placed_tiles,
     placement_score,
@@ -289,10 +289,7 @@ def crossword_games() -> list[str]:
     A game is built when artifacts/crossword/<id>.json exists (`make crossword` builds every
     config/crossword/<id>.toml); files whose names start with "_" are not games.
     """
-    folder = artifacts_dir() / "crossword"
-    if not folder.is_dir():
-        return []
-    return sorted(path.stem for path in folder.glob("*.json") if not path.name.startswith("_"))
+    return built_names(artifacts_dir() / "crossword", ".json")
 
 
 @functools.lru_cache(maxsize=None)
@@ -301,13 +298,10 @@ def crossword_game(game_id: str) -> CrosswordGame:
 
     Raises:
         UnknownName: no such game is built (the message lists those that are).
+        ArtifactMissing: no crossword game is built at all.
         CorruptArtifact, UnsupportedFormat: its rules file cannot be trusted.
     """
     built = crossword_games()
     if game_id not in built:
-        if built:
-            raise UnknownName(f"unknown crossword game {game_id!r}: the built ones are "
-                              f"{', '.join(built)}")
-        raise UnknownName(f"unknown crossword game {game_id!r}: none is built yet; run "
-                          "`make crossword` to build them")
+        raise unknown_name("crossword game", game_id, built, "crossword")
     return CrosswordGame(load_rules(artifacts_dir() / "crossword" / f"{game_id}.json"))

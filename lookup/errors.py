@@ -38,8 +38,12 @@ class UnsupportedFormat(WordpackError):
         )
 
 
-def unknown_name(kind: str, name: str, built: list[str], make_target: str) -> UnknownName:
+def unknown_name(kind: str, name: str, built: list[str],
+                 make_target: str) -> UnknownName | ArtifactMissing:
     """The error for a name that is not built: it lists what is, or says what builds them.
+
+    UnknownName when some are built (the name is wrong); ArtifactMissing when none is (the
+    build is what is missing, whatever the name).
 
     Args:
         kind: what was asked for, e.g. "lexicon".
@@ -49,5 +53,5 @@ def unknown_name(kind: str, name: str, built: list[str], make_target: str) -> Un
     """
     if built:
         return UnknownName(f"unknown {kind} {name!r}: the built ones are {', '.join(built)}")
-    return UnknownName(f"unknown {kind} {name!r}: none is built yet; run "
+    return ArtifactMissing(f"unknown {kind} {name!r}: none is built yet; run "
                        f"`{make_command(make_target)}` to build them")

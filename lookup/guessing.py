@@ -439,6 +439,7 @@ def guessing_game(game_id: str) -> GuessingGame:
 
     Raises:
         UnknownName: no such game is built (the message lists those that are).
+        ArtifactMissing: none is built at all (the message names the make target).
         ArtifactMissing: its artifacts are not built (the message names the make target).
     """
     return _load_game(str(guessing_dir()), game_id)

@@ -46,6 +46,7 @@ def lexicon(name_or_path) -> Lexicon:
 
     Raises:
         UnknownName: no lexicon of that name is built (the message lists those that are).
+        ArtifactMissing: none is built at all (the message names the make target).
         ArtifactMissing: the path given does not exist.
         CorruptArtifact, UnsupportedFormat: the file cannot be trusted.
     """

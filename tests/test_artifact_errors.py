@@ -45,7 +45,7 @@ def test_unknown_name_lists_the_built_lexicons(dawg_file, monkeypatch):
 def test_nothing_built_names_the_make_target(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
     assert lookup.lexicon_names() == []
-    with pytest.raises(UnknownName) as error:
+    with pytest.raises(ArtifactMissing) as error:
         lookup.lexicon("enable")
     assert one_line(error) == ("unknown lexicon 'enable': none is built yet; run `make lexicons` "
                                "to build them")

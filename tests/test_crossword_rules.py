@@ -173,13 +173,13 @@ def test_reader_refuses_bad_artifacts(tmp_path):
 
 def test_crossword_game_names(tmp_path, monkeypatch):
     from lookup.crossword import crossword_game, crossword_games
-    from lookup.errors import UnknownName
+    from lookup.errors import ArtifactMissing, UnknownName
 
     monkeypatch.setenv("WORDPACK_ARTIFACTS", os.fspath(tmp_path))
     crossword_game.cache_clear()
     try:
         assert crossword_games() == []
-        with pytest.raises(UnknownName) as nothing_built:
+        with pytest.raises(ArtifactMissing) as nothing_built:
             crossword_game("wordfeud-nl")
         assert str(nothing_built.value) == (
             "unknown crossword game 'wordfeud-nl': none is built yet; run `make crossword` to "

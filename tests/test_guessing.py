@@ -234,7 +234,7 @@ def test_unknown_game(built, monkeypatch):
 def test_nothing_built_names_make_target(tmp_path, monkeypatch):
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(tmp_path))
     assert guessing_game_names() == []
-    with pytest.raises(UnknownName) as error:
+    with pytest.raises(ArtifactMissing) as error:
         guessing_game("tiny-en")
     assert str(error.value) == ("unknown guessing game 'tiny-en': none is built yet; run "
                                 "`make guessing` to build them")

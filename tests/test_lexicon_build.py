@@ -116,10 +116,17 @@ def test_cli_queries(built):
 @pytest.mark.parametrize("args, message", [
     (["anagram", "enable", "ab1"], "error: '1' in letters 'ab1' is not in the enable alphabet"),
     (["match", "enable", "c[t"], "error: '[' in pattern"),
-    (["anagram", "opentaal", "abc"], "error: "),
 ])
 def test_cli_errors_are_one_line(built, args, message):
     result = wordpack(built, *args)
     assert result.returncode == 1
     assert result.stderr.startswith(message) and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_cli_unbuilt_lexicon_is_a_usage_error_listing_the_built_ones(built):
+    result = wordpack(built, "anagram", "opentaal", "abc")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines()[-1] == (
+        "wordpack anagram: error: unknown lexicon 'opentaal': the built ones are enable, "
+        "opencorpora-nouns")
