@@ -35,7 +35,6 @@ from lookup.engine_kernel import (
     PARAMS,
     R_BLANKS,
     R_DIRECTION,
-    R_LEAVE,
     R_LENGTH,
     R_LINE,
     R_SCORE,
@@ -154,6 +153,10 @@ class MoveEngine:
                 cells[index] = to_lex[code & LETTER_MASK] | (code & BLANK)
         return cells
 
+    def empty_rack(self):
+        """Zero counts of every lexicon code (rack_counts' layout)."""
+        return self._ints(LETTER_MASK + 1)
+
     def rack_counts(self, rack: str, board: Board | None = None):
         """Count of each lexicon code in a rack, index 0 the blanks (what search_cells takes).
 
@@ -161,7 +164,7 @@ class MoveEngine:
             BadInput: see CrosswordGame.parse_rack.
         """
         letters, blanks = self.cw.parse_rack(rack, board)
-        counts = self._ints(LETTER_MASK + 1)
+        counts = self.empty_rack()
         counts[0] = blanks
         for letter, n in letters.items():
             counts[self.to_lex[self.cw.alphabet.index(letter) + 1]] = n
@@ -272,10 +275,6 @@ class MoveEngine:
         record, _equity = self.search_cells(self.cells(board), self.rack_counts(rack, board),
                                             best=True, leaves=leaves)
         return None if record is None else self.move(record, board)
-
-    def leave_of(self, record, at: int = 0) -> int:
-        """The leave key of a record."""
-        return int(record[at + R_LEAVE])
 
 
 @functools.lru_cache(maxsize=8)
