@@ -245,17 +245,37 @@ def _sort_descending(values, n):
         values[j + 1] = v
 
 
-def _line_bound(params, values, letter_mult, word_mult, ocells, cross, base, rack_values,
-                in_rack, lms, wms, crosses):
-    """An upper bound of the score of every play on one line (lookup/movegen.anchor_bound).
+def _anchor_bound(params, values, letter_mult, word_mult, ocells, cross, base, line_start,
+                  previous, a, rack_values, in_rack, lms, wms, crosses):
+    """An upper bound of the score of every play generated from anchor `a`.
 
-    Rack values are sorted largest first, blanks as 0."""
+    Its new tiles lie on the empty squares after the previous anchor of the line (`previous`,
+    line_start - 1 if none) at most in_rack - 1 empty squares left of `a`, and at most
+    in_rack - 1 right of it; its main word adds the board's tiles touching them. Within that
+    window the bound is lookup/movegen.anchor_bound's: the main word's tiles with the rack's
+    values paired to the largest letter multipliers, times the largest word multipliers,
+    plus the largest cross words, plus the bingo for a full rack. Rack values are sorted
+    largest first, blanks as 0.
+    """
     size = params[P_SIZE]
+    line_end = line_start + size - 1
+    first = a
+    empties = 0
+    while first - 1 > previous and (ocells[base + first - 1] or empties < in_rack - 1):
+        if not ocells[base + first - 1]:
+            empties += 1
+        first -= 1
+    last = a
+    empties = 0
+    while last < line_end and (ocells[base + last + 1] or empties < in_rack - 1):
+        if not ocells[base + last + 1]:
+            empties += 1
+        last += 1
     best = rack_values[0]
     existing = 0
     free = 0
     crossing = 0
-    for j in range(base, base + size):
+    for j in range(base + first, base + last + 1):
         code = ocells[j]
         if code:
             existing += values[code]
@@ -370,35 +390,35 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     with_table = len(leave_keys) > 0
     want_leave = with_table or mode == ALL_PLAYS
 
-    # Lines to visit: all of them in order, or (BEST_PLAY) those with an anchor by
-    # decreasing score bound, ties in (direction, line) order.
-    lines = int_array(2 * size)
-    bounds = int_array(2 * size)
-    nlines = 0
+    # Anchors to visit: all of them in order, or (BEST_PLAY) by decreasing score bound, ties
+    # in (direction, square) order.
+    visit = int_array(2 * n2)
+    bounds = int_array(2 * n2)
+    nvisit = 0
     lms = int_array(size)
     wms = int_array(size)
     crosses = int_array(size)
     for o in range(2):
-        for line in range(size):
-            base = o * n2 + line * size
-            has_anchor = 0
-            for j in range(base, base + size):
-                if anchor[j]:
-                    has_anchor = 1
-            if not has_anchor:
-                continue
-            bound = 0
-            if mode == BEST_PLAY:
-                bound = _line_bound(params, values, letter_mult, word_mult, ocells, cross, base,
-                                    rack_values, in_rack, lms, wms, crosses)
-            j = nlines
-            while j > 0 and bounds[j - 1] < bound:
-                bounds[j] = bounds[j - 1]
-                lines[j] = lines[j - 1]
-                j -= 1
-            bounds[j] = bound
-            lines[j] = o * size + line
-            nlines += 1
+        base = o * n2
+        for line_start in range(0, n2, size):
+            previous = line_start - 1
+            for a in range(line_start, line_start + size):
+                if not anchor[base + a]:
+                    continue
+                bound = 0
+                if mode == BEST_PLAY:
+                    bound = _anchor_bound(params, values, letter_mult, word_mult, ocells, cross,
+                                          base, line_start, previous, a, rack_values, in_rack,
+                                          lms, wms, crosses)
+                previous = a
+                j = nvisit
+                while j > 0 and bounds[j - 1] < bound:
+                    bounds[j] = bounds[j - 1]
+                    visit[j] = visit[j - 1]
+                    j -= 1
+                bounds[j] = bound
+                visit[j] = base + a
+                nvisit += 1
 
     word = int_array(2 * n2)
     for i in range(2 * n2):
@@ -412,307 +432,325 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     found = 0
     best = 0.0
 
-    for li in range(nlines):
-        if mode == BEST_PLAY and found and bounds[li] + leave_max < best:
+    for vi in range(nvisit):
+        if mode == BEST_PLAY and found and bounds[vi] + leave_max < best:
             break
-        o = lines[li] // size
-        line = lines[li] % size
+        o = visit[vi] // n2
         base = o * n2
+        a = visit[vi] - base
+        line = a // size
         line_start = line * size
         line_end = line_start + size - 1
-        for a in range(line_start, line_end + 1):
-            if not anchor[base + a]:
-                continue
-            pivot = a
-            while pivot < line_end and ocells[base + pivot + 1]:
-                pivot += 1
-            single_ok = o == 0 or cross[base + a] == NO_CROSS_WORD
-            depth = 0
-            pending = 1
-            p_square = pivot
-            p_start = -1
-            p_node = root
-            p_in_rack = in_rack
-            p_rmask = rack_mask
-            p_nblank = blanks
-            while True:
-                if pending:
-                    # Enter a square: which letters may go on it, and what the next square
-                    # must offer (lookup/movegen.py's gen).
-                    pending = 0
-                    square = p_square
-                    mask = node_mask[p_node]
-                    code = ocells[base + square]
-                    if code:
-                        letters = mask & (1 << (code & LETTER_MASK))
-                        after = p_in_rack
-                    else:
-                        letters = mask & checks[base + square]
-                        if not p_nblank:
-                            letters &= p_rmask
-                        after = p_in_rack - 1
-                    if letters:
-                        available = all_letters if p_nblank else p_rmask
-                        onward = 0
-                        last = 0
-                        left_free = 0
-                        ends = 0
-                        if p_start < 0:
-                            if square == line_start or not ocells[base + square - 1]:
-                                left_free = 1
-                            if left_free and square <= a:
-                                ends = 1
-                            if not left_free:
-                                onward = 1 << (ocells[base + square - 1] & LETTER_MASK)
-                            elif after and square > line_start and (
-                                    square - 1 == a
-                                    or (square <= a and not anchor[base + square - 1])):
-                                if after == 1 and (square - 1 == line_start
-                                                   or not ocells[base + square - 2]):
-                                    last = checks[base + square - 1] & available
-                                else:
-                                    onward = checks[base + square - 1] & available
-                            if ends and after and pivot < line_end:
-                                onward |= 1
-                        else:
-                            if square == line_end or not ocells[base + square + 1]:
-                                ends = 1
-                            if not ends:
-                                onward = 1 << (ocells[base + square + 1] & LETTER_MASK)
-                            elif square < line_end and after:
-                                if after == 1 and (square + 1 == line_end
-                                                   or not ocells[base + square + 2]):
-                                    last = checks[base + square + 1] & available
-                                else:
-                                    onward = checks[base + square + 1] & available
-                        f = depth * _FRAME
-                        depth += 1
-                        stack[f + _F_SQUARE] = square
-                        stack[f + _F_START] = p_start
-                        stack[f + _F_NODE] = p_node
-                        stack[f + _F_RMASK] = p_rmask
-                        stack[f + _F_NBLANK] = p_nblank
-                        stack[f + _F_LETTERS] = letters
-                        stack[f + _F_MASK] = mask
-                        stack[f + _F_CODE] = code
-                        stack[f + _F_ENDS] = ends
-                        stack[f + _F_ONWARD] = onward
-                        stack[f + _F_LAST] = last
-                        stack[f + _F_LEFT_FREE] = left_free
-                        stack[f + _F_PHASE] = 0
-                        stack[f + _F_TILE] = 0
-                        stack[f + _F_AFTER] = after
-                if not depth:
-                    break
-                f = (depth - 1) * _FRAME
-                square = stack[f + _F_SQUARE]
-                start = stack[f + _F_START]
-                phase = stack[f + _F_PHASE]
-                if phase == 1:
-                    # After the leftward child: turn right across the separator.
-                    stack[f + _F_PHASE] = 2
-                    if stack[f + _F_GOING] & 1:
-                        nb = stack[f + _F_NEXT_NBLANK]
-                        rest = all_letters if nb else stack[f + _F_NEXT_RMASK]
-                        # The separator is tile 0: the node's first arc.
-                        turned = arcs[stack[f + _F_CHILD]] >> ARC_CHILD_SHIFT
-                        if node_mask[turned] & checks[base + pivot + 1] & rest:
-                            pending = 1
-                            p_square = pivot + 1
-                            p_start = square
-                            p_node = turned
-                            p_in_rack = stack[f + _F_AFTER]
-                            p_rmask = stack[f + _F_NEXT_RMASK]
-                            p_nblank = nb
-                            continue
-                    phase = 2
-                if phase == 2:
-                    tile = stack[f + _F_TILE]
-                    if tile:
-                        left[tile] += 1
-                    stack[f + _F_PHASE] = 0
-                # Next letter on this square.
-                letters = stack[f + _F_LETTERS]
-                mask = stack[f + _F_MASK]
-                ends = stack[f + _F_ENDS]
-                onward = stack[f + _F_ONWARD]
-                last = stack[f + _F_LAST]
-                node = stack[f + _F_NODE]
-                bit = 0
-                arc = 0
-                child = 0
-                going = 0
-                accepted = 0
-                while letters:
-                    bit = letters & -letters
-                    letters ^= bit
-                    arc = arcs[node + bit_count(mask & (bit - 1))]
-                    child = arc >> ARC_CHILD_SHIFT
-                    accepted = 1 if ends and arc & ARC_ACCEPTS else 0
-                    going = node_mask[child] & onward
-                    if last:
-                        # Does the child accept a letter the next square could take?
-                        offered = node_mask[child]
-                        candidates = offered & last
-                        while candidates:
-                            low = candidates & -candidates
-                            candidates ^= low
-                            if arcs[child + bit_count(offered & (low - 1))] & ARC_ACCEPTS:
-                                going |= low
-                                break
-                    if accepted or going:
-                        break
-                    bit = 0
-                stack[f + _F_LETTERS] = letters
-                code = stack[f + _F_CODE]
-                if not bit:
-                    if not code:
-                        word[base + square] = 0
-                    depth -= 1
-                    continue
-                rmask = stack[f + _F_RMASK]
-                nblank = stack[f + _F_NBLANK]
-                after = stack[f + _F_AFTER]
-                tile = 0
-                next_rmask = rmask
-                next_nblank = nblank
-                if not code:
-                    # A rack tile when there is one, else a blank (lookup/movegen.py: the
-                    # other choices of blanks are listed when the play is recorded).
-                    t = bit_count(bit - 1)
-                    if bit & rmask:
-                        left[t] -= 1
-                        word[base + square] = t
-                        tile = t
-                        if not left[t]:
-                            next_rmask = rmask ^ bit
-                    else:
-                        word[base + square] = t | BLANK
-                        next_nblank = nblank - 1
-                stack[f + _F_TILE] = tile
-                stack[f + _F_CHILD] = child
-                stack[f + _F_GOING] = going
-                stack[f + _F_NEXT_RMASK] = next_rmask
-                stack[f + _F_NEXT_NBLANK] = next_nblank
-                rest = all_letters if next_nblank else next_rmask
-
-                if accepted:
-                    first = square if start < 0 else start
-                    final = pivot if start < 0 else square
-                    length = final - first + 1
-                    placed = in_rack - after
-                    if (min_length <= length <= max_length and (placed != 1 or single_ok)):
-                        # Score with every new tile a real tile, and what a blank costs on
-                        # each new square (lookup/scoring.blank_savings).
-                        main = 0
-                        multiplier = 1
-                        crossing = 0
-                        fresh = 0
-                        for idx in range(base + first, base + final + 1):
-                            c = ocells[idx]
-                            if c:
-                                main += values[c]
-                                continue
-                            t = word[idx] & LETTER_MASK
-                            letter = values[t] * letter_mult[idx]
-                            main += letter
-                            multiplier *= word_mult[idx]
-                            new_tile[fresh] = t
-                            new_letter[fresh] = letter
-                            new_position[fresh] = idx - base - first
-                            new_cross[fresh] = 0
-                            if cross[idx] != NO_CROSS_WORD:
-                                crossing += (cross[idx] + letter) * word_mult[idx]
-                                new_cross[fresh] = word_mult[idx]
-                            fresh += 1
-                        plain_score = main * multiplier + crossing + (
-                            bingo if fresh == rack_size else 0)
-                        choices = (1 << fresh) if blanks else 1
-                        for chosen in range(choices):
-                            nb = bit_count(chosen)
-                            if nb > blanks:
-                                continue
-                            valid = 1
-                            if blanks or want_leave:
-                                for q in range(fresh):
-                                    if not (chosen >> q) & 1:
-                                        used[new_tile[q]] += 1
-                                for q in range(fresh):
-                                    if used[new_tile[q]] > full[new_tile[q]]:
-                                        valid = 0
-                            score = plain_score
-                            bits = 0
-                            for q in range(fresh):
-                                if (chosen >> q) & 1:
-                                    score -= new_letter[q] * (multiplier + new_cross[q])
-                                    bits |= 1 << new_position[q]
-                            key = 0
-                            if valid and want_leave:
-                                key = 1
-                                for _ in range(blanks - nb):
-                                    key *= _LEAVE_DIGIT
-                                for j in range(kinds):
-                                    t = rack_tiles[j]
-                                    for _ in range(full[t] - used[t]):
-                                        key = key * _LEAVE_DIGIT + t
-                            if blanks or want_leave:
-                                for q in range(fresh):
-                                    used[new_tile[q]] = 0
-                            if not valid:
-                                continue
-                            equity = float(score)
-                            if with_table:
-                                slot = leave_slot(leave_keys, key)
-                                if leave_keys[slot] == key:
-                                    equity += leave_values[slot]
-                            if mode == BEST_PLAY:
-                                if found and (equity < best or (equity == best and not _precedes(
-                                        out, o, line, first - line_start, length, bits,
-                                        ocells, word, base + first))):
-                                    continue
-                                found = 1
-                                best = equity
-                                at = 0
-                            else:
-                                at = count * width
-                                count += 1
-                                if count > capacity:
-                                    continue
-                            out[at + R_SCORE] = score
-                            out[at + R_DIRECTION] = o
-                            out[at + R_LINE] = line
-                            out[at + R_START] = first - line_start
-                            out[at + R_LENGTH] = length
-                            out[at + R_BLANKS] = bits
-                            out[at + R_LEAVE] = key
-                            for q in range(length):
-                                c = word[base + first + q]
-                                if not ocells[base + first + q]:
-                                    c &= LETTER_MASK
-                                out[at + RECORD_FIELDS + q] = c
-
-                if start < 0:
-                    stack[f + _F_PHASE] = 1
-                    if going & ~1 and (not stack[f + _F_LEFT_FREE]
-                                       or node_mask[child] & checks[base + square - 1] & rest):
-                        pending = 1
-                        p_square = square - 1
-                        p_start = -1
-                        p_node = child
-                        p_in_rack = after
-                        p_rmask = next_rmask
-                        p_nblank = next_nblank
+        pivot = a
+        while pivot < line_end and ocells[base + pivot + 1]:
+            pivot += 1
+        single_ok = o == 0 or cross[base + a] == NO_CROSS_WORD
+        depth = 0
+        pending = 1
+        p_square = pivot
+        p_start = -1
+        p_node = root
+        p_in_rack = in_rack
+        p_rmask = rack_mask
+        p_nblank = blanks
+        while True:
+            if pending:
+                # Enter a square: which letters may go on it, and what the next square
+                # must offer (lookup/movegen.py's gen).
+                pending = 0
+                square = p_square
+                mask = node_mask[p_node]
+                code = ocells[base + square]
+                if code:
+                    letters = mask & (1 << (code & LETTER_MASK))
+                    after = p_in_rack
                 else:
-                    stack[f + _F_PHASE] = 2
-                    if going and (not ends or node_mask[child] & checks[base + square + 1]
-                                  & rest):
+                    letters = mask & checks[base + square]
+                    if not p_nblank:
+                        letters &= p_rmask
+                    after = p_in_rack - 1
+                if letters:
+                    available = all_letters if p_nblank else p_rmask
+                    onward = 0
+                    last = 0
+                    left_free = 0
+                    ends = 0
+                    if p_start < 0:
+                        if square == line_start or not ocells[base + square - 1]:
+                            left_free = 1
+                        if left_free and square <= a:
+                            ends = 1
+                        if not left_free:
+                            onward = 1 << (ocells[base + square - 1] & LETTER_MASK)
+                        elif after and square > line_start and (
+                                square - 1 == a
+                                or (square <= a and not anchor[base + square - 1])):
+                            if after == 1 and (square - 1 == line_start
+                                               or not ocells[base + square - 2]):
+                                last = checks[base + square - 1] & available
+                            else:
+                                onward = checks[base + square - 1] & available
+                        if ends and after and pivot < line_end:
+                            onward |= 1
+                    else:
+                        if square == line_end or not ocells[base + square + 1]:
+                            ends = 1
+                        if not ends:
+                            onward = 1 << (ocells[base + square + 1] & LETTER_MASK)
+                        elif square < line_end and after:
+                            if after == 1 and (square + 1 == line_end
+                                               or not ocells[base + square + 2]):
+                                last = checks[base + square + 1] & available
+                            else:
+                                onward = checks[base + square + 1] & available
+                    f = depth * _FRAME
+                    depth += 1
+                    stack[f + _F_SQUARE] = square
+                    stack[f + _F_START] = p_start
+                    stack[f + _F_NODE] = p_node
+                    stack[f + _F_RMASK] = p_rmask
+                    stack[f + _F_NBLANK] = p_nblank
+                    stack[f + _F_LETTERS] = letters
+                    stack[f + _F_MASK] = mask
+                    stack[f + _F_CODE] = code
+                    stack[f + _F_ENDS] = ends
+                    stack[f + _F_ONWARD] = onward
+                    stack[f + _F_LAST] = last
+                    stack[f + _F_LEFT_FREE] = left_free
+                    stack[f + _F_PHASE] = 0
+                    stack[f + _F_TILE] = 0
+                    stack[f + _F_AFTER] = after
+            if not depth:
+                break
+            f = (depth - 1) * _FRAME
+            square = stack[f + _F_SQUARE]
+            start = stack[f + _F_START]
+            phase = stack[f + _F_PHASE]
+            if phase == 1:
+                # After the leftward child: turn right across the separator.
+                stack[f + _F_PHASE] = 2
+                if stack[f + _F_GOING] & 1:
+                    nb = stack[f + _F_NEXT_NBLANK]
+                    rest = all_letters if nb else stack[f + _F_NEXT_RMASK]
+                    # The separator is tile 0: the node's first arc.
+                    turned = arcs[stack[f + _F_CHILD]] >> ARC_CHILD_SHIFT
+                    if node_mask[turned] & checks[base + pivot + 1] & rest:
                         pending = 1
-                        p_square = square + 1
-                        p_start = start
-                        p_node = child
-                        p_in_rack = after
-                        p_rmask = next_rmask
-                        p_nblank = next_nblank
+                        p_square = pivot + 1
+                        p_start = square
+                        p_node = turned
+                        p_in_rack = stack[f + _F_AFTER]
+                        p_rmask = stack[f + _F_NEXT_RMASK]
+                        p_nblank = nb
+                        continue
+                phase = 2
+            if phase == 2:
+                tile = stack[f + _F_TILE]
+                if tile:
+                    left[tile] += 1
+                stack[f + _F_PHASE] = 0
+            # Next letter on this square.
+            letters = stack[f + _F_LETTERS]
+            mask = stack[f + _F_MASK]
+            ends = stack[f + _F_ENDS]
+            onward = stack[f + _F_ONWARD]
+            last = stack[f + _F_LAST]
+            node = stack[f + _F_NODE]
+            bit = 0
+            arc = 0
+            child = 0
+            going = 0
+            accepted = 0
+            while letters:
+                bit = letters & -letters
+                letters ^= bit
+                arc = arcs[node + bit_count(mask & (bit - 1))]
+                child = arc >> ARC_CHILD_SHIFT
+                accepted = 1 if ends and arc & ARC_ACCEPTS else 0
+                going = node_mask[child] & onward
+                if last:
+                    # Does the child accept a letter the next square could take?
+                    offered = node_mask[child]
+                    candidates = offered & last
+                    while candidates:
+                        low = candidates & -candidates
+                        candidates ^= low
+                        if arcs[child + bit_count(offered & (low - 1))] & ARC_ACCEPTS:
+                            going |= low
+                            break
+                if accepted or going:
+                    break
+                bit = 0
+            stack[f + _F_LETTERS] = letters
+            code = stack[f + _F_CODE]
+            if not bit:
+                if not code:
+                    word[base + square] = 0
+                depth -= 1
+                continue
+            rmask = stack[f + _F_RMASK]
+            nblank = stack[f + _F_NBLANK]
+            after = stack[f + _F_AFTER]
+            tile = 0
+            next_rmask = rmask
+            next_nblank = nblank
+            if not code:
+                # A rack tile when there is one, else a blank (lookup/movegen.py: the
+                # other choices of blanks are listed when the play is recorded).
+                t = bit_count(bit - 1)
+                if bit & rmask:
+                    left[t] -= 1
+                    word[base + square] = t
+                    tile = t
+                    if not left[t]:
+                        next_rmask = rmask ^ bit
+                else:
+                    word[base + square] = t | BLANK
+                    next_nblank = nblank - 1
+            stack[f + _F_TILE] = tile
+            stack[f + _F_CHILD] = child
+            stack[f + _F_GOING] = going
+            stack[f + _F_NEXT_RMASK] = next_rmask
+            stack[f + _F_NEXT_NBLANK] = next_nblank
+            rest = all_letters if next_nblank else next_rmask
+
+            if accepted:
+                first = square if start < 0 else start
+                final = pivot if start < 0 else square
+                length = final - first + 1
+                placed = in_rack - after
+                if (min_length <= length <= max_length and (placed != 1 or single_ok)):
+                    # Score with every new tile a real tile, and what a blank costs on
+                    # each new square (lookup/scoring.blank_savings).
+                    main = 0
+                    multiplier = 1
+                    crossing = 0
+                    fresh = 0
+                    for idx in range(base + first, base + final + 1):
+                        c = ocells[idx]
+                        if c:
+                            main += values[c]
+                            continue
+                        t = word[idx] & LETTER_MASK
+                        letter = values[t] * letter_mult[idx]
+                        main += letter
+                        multiplier *= word_mult[idx]
+                        new_tile[fresh] = t
+                        new_letter[fresh] = letter
+                        new_position[fresh] = idx - base - first
+                        new_cross[fresh] = 0
+                        if cross[idx] != NO_CROSS_WORD:
+                            crossing += (cross[idx] + letter) * word_mult[idx]
+                            new_cross[fresh] = word_mult[idx]
+                        fresh += 1
+                    plain_score = main * multiplier + crossing + (
+                        bingo if fresh == rack_size else 0)
+                    # Every choice of at most `blanks` new squares for the blanks, by size
+                    # (Gosper's next subset of the same size); none when even no blank
+                    # cannot reach the best equity.
+                    limit = 1 << fresh
+                    most = blanks if blanks < fresh else fresh
+                    chosen = -1
+                    nb = 0
+                    if mode == BEST_PLAY and found and plain_score + leave_max < best:
+                        chosen = 0
+                        most = -1
+                    while True:
+                        if chosen < 0:
+                            chosen = 0
+                        else:
+                            following = limit
+                            if chosen:
+                                low = chosen & -chosen
+                                higher = chosen + low
+                                following = higher + (((higher ^ chosen) // low) >> 2)
+                            if following >= limit:
+                                nb += 1
+                                if nb > most:
+                                    break
+                                following = (1 << nb) - 1
+                            chosen = following
+                        valid = 1
+                        if blanks or want_leave:
+                            for q in range(fresh):
+                                if not (chosen >> q) & 1:
+                                    used[new_tile[q]] += 1
+                            for q in range(fresh):
+                                if used[new_tile[q]] > full[new_tile[q]]:
+                                    valid = 0
+                        score = plain_score
+                        bits = 0
+                        for q in range(fresh):
+                            if (chosen >> q) & 1:
+                                score -= new_letter[q] * (multiplier + new_cross[q])
+                                bits |= 1 << new_position[q]
+                        key = 0
+                        if valid and want_leave:
+                            key = 1
+                            for _ in range(blanks - nb):
+                                key *= _LEAVE_DIGIT
+                            for j in range(kinds):
+                                t = rack_tiles[j]
+                                for _ in range(full[t] - used[t]):
+                                    key = key * _LEAVE_DIGIT + t
+                        if blanks or want_leave:
+                            for q in range(fresh):
+                                used[new_tile[q]] = 0
+                        if not valid:
+                            continue
+                        equity = float(score)
+                        if with_table:
+                            slot = leave_slot(leave_keys, key)
+                            if leave_keys[slot] == key:
+                                equity += leave_values[slot]
+                        if mode == BEST_PLAY:
+                            if found and (equity < best or (equity == best and not _precedes(
+                                    out, o, line, first - line_start, length, bits,
+                                    ocells, word, base + first))):
+                                continue
+                            found = 1
+                            best = equity
+                            at = 0
+                        else:
+                            at = count * width
+                            count += 1
+                            if count > capacity:
+                                continue
+                        out[at + R_SCORE] = score
+                        out[at + R_DIRECTION] = o
+                        out[at + R_LINE] = line
+                        out[at + R_START] = first - line_start
+                        out[at + R_LENGTH] = length
+                        out[at + R_BLANKS] = bits
+                        out[at + R_LEAVE] = key
+                        for q in range(length):
+                            c = word[base + first + q]
+                            if not ocells[base + first + q]:
+                                c &= LETTER_MASK
+                            out[at + RECORD_FIELDS + q] = c
+
+            if start < 0:
+                stack[f + _F_PHASE] = 1
+                if going & ~1 and (not stack[f + _F_LEFT_FREE]
+                                   or node_mask[child] & checks[base + square - 1] & rest):
+                    pending = 1
+                    p_square = square - 1
+                    p_start = -1
+                    p_node = child
+                    p_in_rack = after
+                    p_rmask = next_rmask
+                    p_nblank = next_nblank
+            else:
+                stack[f + _F_PHASE] = 2
+                if going and (not ends or node_mask[child] & checks[base + square + 1]
+                              & rest):
+                    pending = 1
+                    p_square = square + 1
+                    p_start = start
+                    p_node = child
+                    p_in_rack = after
+                    p_rmask = next_rmask
+                    p_nblank = next_nblank
     if mode == BEST_PLAY:
         best_equity[0] = best
         return found

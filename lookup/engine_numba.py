@@ -18,7 +18,7 @@ from lookup import engine_kernel
 
 # Every function of the kernel that another kernel function calls, callees first.
 KERNEL_FUNCTIONS = ("arc_for", "leave_slot", "_walk_down", "_cross_check", "setup",
-                    "_sort_descending", "_line_bound", "_precedes", "search")
+                    "_sort_descending", "_anchor_bound", "_precedes", "search")
 
 
 @intrinsic
