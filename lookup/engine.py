@@ -17,6 +17,7 @@ returns raw records (lookup/engine_kernel.py), avoiding Board and Move objects.
 """
 
 import functools
+import importlib.util
 
 import numpy as np
 
@@ -55,12 +56,8 @@ _FIRST_CAPACITY = 4096
 
 
 def numba_available() -> bool:
-    """Whether numba can be imported (the compiled path)."""
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether numba is installed (the compiled path)."""
+    return importlib.util.find_spec("numba") is not None
 
 
 class LeaveTable:

@@ -79,6 +79,16 @@ def test_best_by_equity_is_the_best_of_all_plays(game):
             f"{game} position {number} rack {rack!r}"
 
 
+def test_without_numba_the_engine_runs_pure_python(monkeypatch):
+    import lookup.engine
+
+    monkeypatch.setattr(lookup.engine, "numba_available", lambda: False)
+    engine = MoveEngine(fixture_game("wordfeud-en"))
+    assert not engine.compiled
+    assert engine.best(fixture_game("wordfeud-en").empty_board(), "ax").notation() == \
+        "H 7,6 ax 9"
+
+
 def test_leave_keys_ignore_tile_order():
     engine = MoveEngine(fixture_game("scrabble-en"), compiled=False)
     assert engine.leave_key("") == 1
