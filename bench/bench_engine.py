@@ -21,8 +21,11 @@ BASELINE_GAMES = 2
 BASELINE_TWO_BLANKS = 4
 
 
-def row(what, value, unit, baseline="", baseline_value=None, note=""):
-    ratio = baseline_value / value if baseline_value and value else None
+def row(what, value, unit, baseline="", baseline_value=None, note="", rate=False):
+    """A result row; the ratio is how many times better the engine does (a rate: higher)."""
+    ratio = None
+    if baseline_value and value:
+        ratio = value / baseline_value if rate else baseline_value / value
     return {"area": "engine", "what": what, "value": value, "unit": unit, "baseline": baseline,
             "baseline_value": baseline_value, "ratio": ratio, "note": note}
 
@@ -55,7 +58,7 @@ def position_rows(cw, engine, game) -> list[dict]:
         rows.append(row(f"{label}: best play, median", median_ms(best), "ms",
                         "moves(top=1)", median_ms(top)))
         rows.append(row(f"{label}: positions per second, best play", len(best) / sum(best),
-                        "positions/s", "moves(top=1)", len(top) / sum(top)))
+                        "positions/s", "moves(top=1)", len(top) / sum(top), rate=True))
     return rows
 
 
@@ -70,7 +73,7 @@ def games_rows(cw, engine, game) -> list[dict]:
     turns = sum(r.turns for r in results) / len(results)
     return [row(f"{game}: greedy self-play", GREEDY_GAMES / seconds, "games/s",
                 "pipeline/selfplay.py (moves(top=1))", BASELINE_GAMES / baseline,
-                f"{GREEDY_GAMES} games, {turns:.1f} turns per game, one core")]
+                f"{GREEDY_GAMES} games, {turns:.1f} turns per game, one core", rate=True)]
 
 
 def run() -> list[dict]:

@@ -210,9 +210,10 @@ class Game:
         del self.bag[:count]
 
     # --- turns -----------------------------------------------------------------------------
-    def _take(self, rack: list, tile: int, what: str) -> None:
+    def _take(self, rack: list, tile: int, what) -> None:
+        """Remove a tile from a rack; `what()` names the move when the rack lacks it."""
         if tile not in rack:
-            raise BadInput(f"{what}: the rack {self.tiles_text(rack)!r} lacks "
+            raise BadInput(f"{what()}: the rack {self.tiles_text(rack)!r} lacks "
                            f"{self.tiles_text([tile])!r}")
         rack.remove(tile)
 
@@ -231,7 +232,7 @@ class Game:
         to_lex = self.engine.to_lex
         for code in move.key()[4]:
             if not self.codes[index]:
-                self._take(rack, 0 if code & BLANK else code, f"play {move.notation()}")
+                self._take(rack, 0 if code & BLANK else code, lambda: f"play {move.notation()}")
                 self.codes[index] = code
                 self.cells[index] = to_lex[code & ~BLANK] | (code & BLANK)
             elif self.codes[index] != code:
@@ -249,7 +250,7 @@ class Game:
         if not returned:
             raise BadInput("an exchange returns at least one tile")
         for tile in returned:
-            self._take(rack, tile, f"exchange {move.exchanged}")
+            self._take(rack, tile, lambda: f"exchange {move.exchanged}")
         self._draw(rack, len(returned))
         self.bag.extend(returned)
         self.rng.shuffle(self.bag)
