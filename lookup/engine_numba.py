@@ -7,6 +7,7 @@ compiled from their own code objects against a namespace where the two primitive
 numba run one source.
 """
 
+import functools
 import types
 
 import numba
@@ -42,8 +43,10 @@ def int_array(n):
     return np.zeros(n, np.int64)
 
 
+@functools.cache
 def compile_search():
-    """The kernel's `search`, compiled (on first call; numba caches the machine code)."""
+    """The kernel's `search`, compiled once per process (on its first call; numba keeps the
+    machine code in its cache between processes)."""
     namespace = dict(vars(engine_kernel))
     namespace["bit_count"] = bit_count
     namespace["int_array"] = int_array
