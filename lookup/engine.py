@@ -105,6 +105,9 @@ class MoveEngine:
             self.to_game[lex | BLANK] = code | BLANK
             by_lex[lex] = rules.values[letter]
             all_letters |= 1 << lex
+        if rules.rack_size > MAX_LEAVE_TILES + 1:
+            raise BadInput(f"{rules.id}: racks of {rules.rack_size} tiles; the engine handles "
+                           f"at most {MAX_LEAVE_TILES + 1}")
         if len(tables.alphabet) >= 63:
             raise BadInput(f"lexicon {rules.lexicon} has {len(tables.alphabet)} letters; the "
                            "engine handles at most 62")

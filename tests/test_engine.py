@@ -13,6 +13,7 @@ import pytest
 from crossword_support import GAMES, blank_variant, cases, fixture_game, selfplay_positions
 
 from lookup.engine import MoveEngine, move_engine
+from lookup.engine_kernel import R_LEAVE
 
 
 def same_plays(cw, engine, board, rack, label):
@@ -77,6 +78,19 @@ def test_best_by_equity_is_the_best_of_all_plays(game):
                                              m._plain, m._blanks))
         assert (best.key(), best.score) == (expected.key(), expected.score), \
             f"{game} position {number} rack {rack!r}"
+
+
+def test_every_record_carries_its_leave_key():
+    cw = fixture_game("wordfeud-nl")
+    engine = MoveEngine(cw, compiled=False)
+    for _number, board, rack in cases(cw, "wordfeud-nl", count=6, step=23):
+        out, count = engine.search_cells(engine.cells(board), engine.rack_counts(rack, board))
+        width = engine.width
+        keys = sorted((engine.move(out, board, at).key(), out[at + R_LEAVE])
+                      for at in range(0, count * width, width))
+        expected = sorted((m.key(), engine.leave_key(leave_text(rack, m)))
+                          for m in engine.plays(board, rack))
+        assert keys == expected
 
 
 def test_without_numba_the_engine_runs_pure_python(monkeypatch):
