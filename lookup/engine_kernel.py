@@ -80,6 +80,7 @@ _F_AFTER = 18  # tiles left in the rack once the square is filled
 _FRAME = 19
 
 _LEAVE_DIGIT = 64
+_CODES = LETTER_MASK + 1  # tile codes without the blank bit
 _LEAVE_HASH = 0x9E3779B1
 
 
@@ -363,14 +364,14 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
 
     blanks = rack[0]
-    full = int_array(_LEAVE_DIGIT)
-    left = int_array(_LEAVE_DIGIT)
-    used = int_array(_LEAVE_DIGIT)
-    rack_tiles = int_array(_LEAVE_DIGIT)
+    full = int_array(_CODES)
+    left = int_array(_CODES)
+    used = int_array(_CODES)
+    rack_tiles = int_array(_CODES)
     kinds = 0
     rack_mask = 0
     in_rack = blanks
-    for t in range(1, _LEAVE_DIGIT):
+    for t in range(1, _CODES):
         full[t] = rack[t]
         left[t] = rack[t]
         if rack[t]:
