@@ -22,6 +22,7 @@ import importlib.util
 import numpy as np
 
 from lookup.board import BLANK, LETTER_MASK, Board
+from lookup.crossword import Move
 from lookup.engine_kernel import (
     ALL_PLAYS,
     BEST_PLAY,
@@ -233,8 +234,6 @@ class MoveEngine:
 
     def move(self, record, board: Board, at: int = 0):
         """The lookup Move of the record at out[at:]."""
-        from lookup.crossword import Move
-
         line = int(record[at + R_LINE])
         start = int(record[at + R_START])
         row, col = (line, start) if record[at + R_DIRECTION] == 0 else (start, line)
