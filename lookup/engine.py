@@ -52,7 +52,8 @@ from lookup.scoring import tile_values
 _DIRECTIONS = ("H", "V")
 # Leave keys are base-64 numbers in an int64 (lookup/engine_kernel.py).
 MAX_LEAVE_TILES = 9
-# Records the first ALL_PLAYS call makes room for; a position with more is searched again.
+# Records an engine first makes room for; a position with more is searched again with room
+# for all, which the engine keeps for the next ones.
 _FIRST_CAPACITY = 4096
 
 
@@ -137,6 +138,7 @@ class MoveEngine:
             self._constants = tuple(list(c) for c in constants)
         self._empty_leaves = LeaveTable(self._ints(0), self._floats(0), 0.0)
         self.width = RECORD_FIELDS + size
+        self._buffer = self._ints(_FIRST_CAPACITY * self.width)
 
     def _ints(self, n: int):
         return np.zeros(n, dtype=np.int64) if self.compiled else [0] * n
@@ -212,7 +214,7 @@ class MoveEngine:
         """Raw records of a position (lookup/engine_kernel.py).
 
         Returns:
-            best=False: (records, count), every play in records[0 : count * width].
+            best=False: (records, count): every play, records of `width` int64s.
             best=True: (record, equity) of the best play by equity, or (None, None).
         """
         leaves = leaves or self._empty_leaves
@@ -222,15 +224,16 @@ class MoveEngine:
             found = self._search(*self._constants, cells, rack_counts, leaves.keys,
                                  leaves.values, leaves.max_value, BEST_PLAY, out, equity)
             return (out, equity[0]) if found else (None, None)
-        capacity = _FIRST_CAPACITY
+        # One buffer reused (a fresh one of this size costs more than a search to zero).
         while True:
-            out = self._ints(capacity * self.width)
+            out = self._buffer
             count = self._search(*self._constants, cells, rack_counts, leaves.keys,
                                  leaves.values, leaves.max_value, ALL_PLAYS, out,
                                  self._floats(1))
-            if count <= capacity:
-                return out, count
-            capacity = count
+            if count * self.width <= len(out):
+                used = out[:count * self.width]  # a list slice is a copy already
+                return (used.copy() if self.compiled else used), count
+            self._buffer = self._ints(count * self.width)
 
     def move(self, record, board: Board, at: int = 0):
         """The lookup Move of the record at out[at:]."""
