@@ -1,0 +1,285 @@
+"""The fast move engine: a crossword game's plays, all of them or the best by equity.
+
+    engine = move_engine(cw)                 # compiled when numba is installed
+    engine.plays(board, "retains")           # == [m for m in cw.moves(board, rack) if play]
+    engine.best(board, "retains")            # == cw.moves(board, rack, top=1)[0] if a play
+    engine.best(board, rack, leaves)         # the best by score + leave value
+
+The work is done by lookup/engine_kernel.py, one source that CPython runs as it is and numba
+compiles (lookup/engine_numba.py, used when numba can be imported: `pip install
+wordpack[fast]`). Without numba everything works, only slower. The engine lists the same
+plays with the same scores as lookup/movegen.py (tests/test_engine.py checks it on every
+committed self-play position of every game, with 0, 1 and 2 blanks).
+
+For callers that play many positions (lookup/game_engine.py), `search_cells` takes the board
+as tile codes of the lexicon (`cells`, row-major) and the rack as counts (`rack_counts`), and
+returns raw records (lookup/engine_kernel.py), avoiding Board and Move objects.
+"""
+
+import functools
+import importlib.util
+
+import numpy as np
+
+from lookup.board import BLANK, LETTER_MASK, Board
+from lookup.crossword import Move
+from lookup.engine_kernel import (
+    ALL_PLAYS,
+    BEST_PLAY,
+    P_ALL_LETTERS,
+    P_BINGO,
+    P_MAX_LENGTH,
+    P_MIN_LENGTH,
+    P_RACK_SIZE,
+    P_ROOT,
+    P_SIZE,
+    P_START,
+    PARAMS,
+    R_BLANKS,
+    R_DIRECTION,
+    R_LENGTH,
+    R_LINE,
+    R_SCORE,
+    R_START,
+    RECORD_FIELDS,
+    leave_slot,
+    search,
+)
+from lookup.errors import BadInput
+from lookup.movegen import transposed
+from lookup.scoring import tile_values
+
+_DIRECTIONS = ("H", "V")
+# Leave keys are base-64 numbers in an int64 (lookup/engine_kernel.py).
+MAX_LEAVE_TILES = 9
+# Records an engine first makes room for; a position with more is searched again with room
+# for all, which the engine keeps for the next ones.
+_FIRST_CAPACITY = 4096
+
+
+def numba_available() -> bool:
+    """Whether numba is installed (the compiled path)."""
+    return importlib.util.find_spec("numba") is not None
+
+
+class LeaveTable:
+    """Leave values for the engine's search: an open-addressing table by leave key.
+
+    Attributes:
+        keys, values: the table (lookup/engine_kernel.leave_slot), length a power of two.
+        max_value: the largest value (0.0 when every value is negative or the table empty):
+            what the search adds to a score bound before pruning.
+    """
+
+    def __init__(self, keys, values, max_value: float):
+        self.keys = keys
+        self.values = values
+        self.max_value = max_value
+
+
+class MoveEngine:
+    """The move engine of one crossword game.
+
+    Args:
+        cw: the game (lookup/crossword.py CrosswordGame); its lexicon is loaded now.
+        compiled: True for numba, False for pure Python, None for numba when available.
+    """
+
+    def __init__(self, cw, compiled: bool | None = None):
+        if compiled is None:
+            compiled = numba_available()
+        self.cw = cw
+        self.compiled = compiled
+        rules = cw.rules
+        tables = cw.tables()
+        layout = rules.layout
+        size = layout.size
+        self.size = size
+        self.lex_alphabet = tables.alphabet
+        # Game code k (alphabet[k - 1]) is lexicon code to_lex[k]; the blank bit is kept.
+        self.to_lex = [0] + [tables.alphabet.index(ch) + 1 for ch in rules.alphabet]
+        self.to_game = [0] * (2 * BLANK)
+        by_lex = [0] * (LETTER_MASK + 1)
+        all_letters = 0
+        for code, letter in enumerate(rules.alphabet, start=1):
+            lex = self.to_lex[code]
+            self.to_game[lex] = code
+            self.to_game[lex | BLANK] = code | BLANK
+            by_lex[lex] = rules.values[letter]
+            all_letters |= 1 << lex
+        if rules.rack_size > MAX_LEAVE_TILES + 1:
+            raise BadInput(f"{rules.id}: racks of {rules.rack_size} tiles; the engine handles "
+                           f"at most {MAX_LEAVE_TILES + 1}")
+        if len(tables.alphabet) >= 63:
+            raise BadInput(f"lexicon {rules.lexicon} has {len(tables.alphabet)} letters; the "
+                           "engine handles at most 62")
+        params = [0] * PARAMS
+        params[P_SIZE] = size
+        params[P_START] = layout.start[0] * size + layout.start[1]
+        params[P_RACK_SIZE] = rules.rack_size
+        params[P_BINGO] = rules.bingo
+        params[P_MIN_LENGTH] = rules.min_word_length
+        params[P_MAX_LENGTH] = rules.max_word_length
+        params[P_ALL_LETTERS] = all_letters
+        params[P_ROOT] = tables.root
+        self.values = tile_values(by_lex)
+        order = transposed(list(range(size * size)), size)
+        letter_mult = list(layout.letter_mult) + transposed(layout.letter_mult, size)
+        word_mult = list(layout.word_mult) + transposed(layout.word_mult, size)
+        constants = (params, tables.arcs, tables.node_mask, self.values, letter_mult, word_mult,
+                     order)
+        if compiled:
+            from lookup.engine_numba import compile_search
+
+            self._search = compile_search()
+            self._constants = tuple(np.asarray(c, dtype=np.int64) for c in constants)
+        else:
+            self._search = search
+            self._constants = tuple(list(c) for c in constants)
+        self._empty_leaves = LeaveTable(self._ints(0), self._floats(0), 0.0)
+        self.width = RECORD_FIELDS + size
+        self._buffer = self._ints(_FIRST_CAPACITY * self.width)
+
+    def _ints(self, n: int):
+        return np.zeros(n, dtype=np.int64) if self.compiled else [0] * n
+
+    def _floats(self, n: int):
+        return np.zeros(n, dtype=np.float64) if self.compiled else [0.0] * n
+
+    # --- codes -----------------------------------------------------------------------------
+    def cells(self, board: Board):
+        """The board's tiles as lexicon codes, row-major (what search_cells takes)."""
+        cells = self._ints(self.size * self.size)
+        to_lex = self.to_lex
+        for index, code in enumerate(board.cells):
+            if code:
+                cells[index] = to_lex[code & LETTER_MASK] | (code & BLANK)
+        return cells
+
+    def empty_rack(self):
+        """Zero counts of every lexicon code (rack_counts' layout)."""
+        return self._ints(LETTER_MASK + 1)
+
+    def rack_counts(self, rack: str, board: Board | None = None):
+        """Count of each lexicon code in a rack, index 0 the blanks (what search_cells takes).
+
+        Raises:
+            BadInput: see CrosswordGame.parse_rack.
+        """
+        letters, blanks = self.cw.parse_rack(rack, board)
+        counts = self.empty_rack()
+        counts[0] = blanks
+        for letter, n in letters.items():
+            counts[self.to_lex[self.cw.alphabet.index(letter) + 1]] = n
+        return counts
+
+    def leave_key(self, tiles: str) -> int:
+        """The key of a leave ("?" a blank), whatever the order of its tiles."""
+        if len(tiles) > MAX_LEAVE_TILES:
+            raise BadInput(f"a leave of {len(tiles)} tiles is too long; at most "
+                           f"{MAX_LEAVE_TILES}")
+        codes = []
+        for ch in tiles:
+            if ch == "?":
+                codes.append(0)
+            elif ch in self.cw.rules.counts:
+                codes.append(self.to_lex[self.cw.alphabet.index(ch) + 1])
+            else:
+                raise BadInput(f"leave letter {ch!r} is not a letter of {self.cw.id}")
+        key = 1
+        for code in sorted(codes):
+            key = key * 64 + code
+        return key
+
+    def leave_table(self, values: dict) -> LeaveTable:
+        """A LeaveTable from {leave tiles ("?" a blank): value in points}."""
+        capacity = 8
+        while capacity < 2 * len(values):
+            capacity *= 2
+        keys = [0] * capacity
+        table = [0.0] * capacity
+        for tiles, value in values.items():
+            key = self.leave_key(tiles)
+            slot = leave_slot(keys, key)
+            keys[slot] = key
+            table[slot] = float(value)
+        keys_out, table_out = self._ints(capacity), self._floats(capacity)
+        keys_out[:] = keys
+        table_out[:] = table
+        return LeaveTable(keys_out, table_out, max([0.0, *table]))
+
+    # --- search ----------------------------------------------------------------------------
+    def search_cells(self, cells, rack_counts, best: bool = False,
+                     leaves: LeaveTable | None = None):
+        """Raw records of a position (lookup/engine_kernel.py).
+
+        Returns:
+            best=False: (records, count): every play, records of `width` int64s.
+            best=True: (record, equity) of the best play by equity, or (None, None).
+        """
+        leaves = leaves or self._empty_leaves
+        if best:
+            out = self._ints(self.width)
+            equity = self._floats(1)
+            found = self._search(*self._constants, cells, rack_counts, leaves.keys,
+                                 leaves.values, leaves.max_value, BEST_PLAY, out, equity)
+            return (out, equity[0]) if found else (None, None)
+        # One buffer reused (a fresh one of this size costs more than a search to zero).
+        while True:
+            out = self._buffer
+            count = self._search(*self._constants, cells, rack_counts, leaves.keys,
+                                 leaves.values, leaves.max_value, ALL_PLAYS, out,
+                                 self._floats(1))
+            if count * self.width <= len(out):
+                used = out[:count * self.width]  # a list slice is a copy already
+                return (used.copy() if self.compiled else used), count
+            self._buffer = self._ints(count * self.width)
+
+    def move(self, record, board: Board, at: int = 0):
+        """The lookup Move of the record at out[at:]."""
+        line = int(record[at + R_LINE])
+        start = int(record[at + R_START])
+        row, col = (line, start) if record[at + R_DIRECTION] == 0 else (start, line)
+        to_game = self.to_game
+        codes = tuple(to_game[int(c)] for c in
+                      record[at + RECORD_FIELDS:at + RECORD_FIELDS + int(record[at + R_LENGTH])])
+        return Move("play", row, col, _DIRECTIONS[int(record[at + R_DIRECTION])],
+                    int(record[at + R_SCORE]), "", codes, board, int(record[at + R_BLANKS]))
+
+    def plays(self, board: Board, rack: str) -> list:
+        """Every play of the position, in the order of CrosswordGame.moves.
+
+        Raises:
+            BadInput: a rack the game or the board does not allow.
+        """
+        out, count = self.search_cells(self.cells(board), self.rack_counts(rack, board))
+        rows = out[:count * self.width]
+        if self.compiled:
+            rows = rows.tolist()
+        width = self.width
+        keyed = []
+        for at in range(0, count * width, width):
+            length = rows[at + R_LENGTH]
+            keyed.append((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
+                          rows[at + R_START],
+                          tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]),
+                          rows[at + R_BLANKS], at))
+        keyed.sort()
+        return [self.move(rows, board, item[-1]) for item in keyed]
+
+    def best(self, board: Board, rack: str, leaves: LeaveTable | None = None):
+        """The best play by score (+ leave value with `leaves`), ties broken as in
+        CrosswordGame.moves; None when there is no play.
+
+        Raises:
+            BadInput: a rack the game or the board does not allow.
+        """
+        record, _equity = self.search_cells(self.cells(board), self.rack_counts(rack, board),
+                                            best=True, leaves=leaves)
+        return None if record is None else self.move(record, board)
+
+
+@functools.lru_cache(maxsize=8)
+def move_engine(cw, compiled: bool | None = None) -> MoveEngine:
+    """The (cached) engine of a game; compiled when numba is available unless told."""
+    return MoveEngine(cw, compiled)

@@ -1,0 +1,758 @@
+"""The move-engine kernel: one position's legal plays, all of them or the best one.
+
+Same rules, scores and move set as lookup/movegen.py (Gordon's GADDAG algorithm; its module
+docstring explains anchors, cross-checks, the pivot, the pruning of letters one step early,
+the blank rule and the one-tile rule), written again for speed:
+
+- Written in the subset of Python that numba compiles: ints, flat arrays indexed by ints, no
+  objects, no recursion (the walk keeps an explicit stack of frames). CPython runs the same
+  source on lists (the pure-Python path); lookup/engine_numba.py compiles it unchanged.
+  The only two primitives that differ between the two are `bit_count` and `int_array`:
+  lookup/engine_numba.py swaps in compiled versions.
+- The position's setup (cross-checks, cross sums, anchors of both orientations) runs inside
+  the kernel, so a compiled call does everything.
+- `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by
+  equity = score + leave value (BEST_PLAY): no list is built, and anchors are visited by
+  decreasing score bound so the search stops once the bound plus the largest leave value
+  cannot reach the best equity found.
+
+Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
+
+A leave (the tiles a play keeps) has a key: 1, then one base-64 digit per kept tile in
+ascending code order, blanks first as digit 0. The empty leave is 1; a rack of up to 9 tiles
+fits in an int64. Leave values come from an open-addressing table (`leave_slot`): parallel
+arrays of keys (0 = free slot) and values, its length a power of two.
+
+Record of a play (RECORD_FIELDS + board size int64s): score, direction (0 across, 1 down),
+line (row across, column down), start (first square of the main word within the line), length,
+blank bits (bit i: the new tile at position i of the word is a blank), leave key, then the
+main word's tile codes (BLANK bits only on the board's blanks).
+"""
+
+from lookup.board import BLANK, LETTER_MASK
+from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
+
+NO_CROSS_WORD = -1
+ALL_PLAYS = 0
+BEST_PLAY = 1
+
+# params: the game's constants, one int64 array.
+P_SIZE = 0  # squares per side
+P_START = 1  # start square, row-major
+P_RACK_SIZE = 2
+P_BINGO = 3
+P_MIN_LENGTH = 4
+P_MAX_LENGTH = 5
+P_ALL_LETTERS = 6  # bitmask of the game's letters as GADDAG tiles
+P_ROOT = 7  # the GADDAG root node
+PARAMS = 8
+
+# Record fields (then the main word's codes).
+R_SCORE = 0
+R_DIRECTION = 1
+R_LINE = 2
+R_START = 3
+R_LENGTH = 4
+R_BLANKS = 5
+R_LEAVE = 6
+RECORD_FIELDS = 7
+
+# Frame fields of the walk's stack (one frame per square the walk stands on).
+_F_SQUARE = 0
+_F_START = 1  # -1 while walking left, else the word's first square
+_F_NODE = 2
+_F_RMASK = 3  # bit t set while tile t is in the rack
+_F_NBLANK = 4
+_F_LETTERS = 5  # letters still to try on the square
+_F_MASK = 6  # the node's tiles
+_F_CODE = 7  # the board's tile on the square, 0 if empty
+_F_ENDS = 8  # the word may end on the square
+_F_ONWARD = 9
+_F_LAST = 10
+_F_LEFT_FREE = 11
+_F_PHASE = 12  # 0 next letter, 1 after the leftward child, 2 after every child
+_F_TILE = 13  # the rack tile taken for the current letter (0: none or a blank)
+_F_CHILD = 14
+_F_GOING = 15
+_F_NEXT_RMASK = 16
+_F_NEXT_NBLANK = 17
+_F_AFTER = 18  # tiles left in the rack once the square is filled
+_FRAME = 19
+
+_LEAVE_DIGIT = 64
+_CODES = LETTER_MASK + 1  # tile codes without the blank bit
+_LEAVE_HASH = 0x9E3779B1
+
+
+def bit_count(x):
+    """Set bits of a non-negative int (compiled: the CPU's popcount)."""
+    return x.bit_count()
+
+
+def int_array(n):
+    """n zeros, the kernel's working storage (compiled: a numpy int64 array)."""
+    return [0] * n
+
+
+def arc_for(arcs, node_mask, node, tile):
+    """The arc of `node` labelled `tile`, or 0 (lookup/cross_check.arc_for)."""
+    mask = node_mask[node]
+    bit = 1 << tile
+    if not mask & bit:
+        return 0
+    return arcs[node + bit_count(mask & (bit - 1))]
+
+
+def leave_slot(keys, key):
+    """The slot of `key` in an open-addressing table of `keys` (or the free slot it would
+    take). The low bits of the product do not depend on int64 wrap-around, so CPython and
+    numba agree."""
+    mask = len(keys) - 1
+    slot = ((key ^ (key >> 29)) * _LEAVE_HASH) & mask
+    while keys[slot] != 0 and keys[slot] != key:
+        slot = (slot + 1) & mask
+    return slot
+
+
+def _walk_down(arcs, node_mask, node, cells, base, index, size, n2):
+    """Follow the tiles from square `index` downward from `node`; the last arc, or 0."""
+    arc = 0
+    while index < n2 and cells[base + index]:
+        if not node:
+            return 0
+        arc = arc_for(arcs, node_mask, node, cells[base + index] & LETTER_MASK)
+        if not arc:
+            return 0
+        node = arc >> ARC_CHILD_SHIFT
+        index += size
+    return arc
+
+
+def _cross_check(arcs, node_mask, root, cells, base, index, size, n2):
+    """Letters L such that the tiles above square `index`, L and the tiles below it form a
+    word (lookup/cross_check.cross_check)."""
+    allowed = 0
+    up = index - size
+    below = index + size
+    if up >= 0 and cells[base + up]:
+        # reverse(above), separator, then L + below: one walk serves every L.
+        node = root
+        while up >= 0 and cells[base + up]:
+            arc = arc_for(arcs, node_mask, node, cells[base + up] & LETTER_MASK) if node else 0
+            if not arc:
+                return 0
+            node = arc >> ARC_CHILD_SHIFT
+            up -= size
+        arc = arc_for(arcs, node_mask, node, 0) if node else 0
+        node = arc >> ARC_CHILD_SHIFT
+        if not node:
+            return 0
+        at = node
+        while True:
+            letter_arc = arcs[at]
+            last = letter_arc
+            if below < n2 and cells[base + below]:
+                last = _walk_down(arcs, node_mask, letter_arc >> ARC_CHILD_SHIFT, cells, base,
+                                  below, size, n2)
+            if last & ARC_ACCEPTS:
+                allowed |= 1 << (letter_arc & ARC_TILE_MASK)
+            if letter_arc & ARC_LAST:
+                return allowed
+            at += 1
+    # Nothing above: L, separator, below.
+    at = root
+    while root:
+        letter_arc = arcs[at]
+        tile = letter_arc & ARC_TILE_MASK
+        if tile:
+            node = letter_arc >> ARC_CHILD_SHIFT
+            sep = arc_for(arcs, node_mask, node, 0) if node else 0
+            if sep and _walk_down(arcs, node_mask, sep >> ARC_CHILD_SHIFT, cells, base, below,
+                                  size, n2) & ARC_ACCEPTS:
+                allowed |= 1 << tile
+        if letter_arc & ARC_LAST:
+            break
+        at += 1
+    return allowed
+
+
+def setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor):
+    """Fill, for both orientations (across at offset 0, down at size*size: the transposed
+    board), the cells, cross-check bitmasks, cross sums and anchor flags of the position.
+
+    Returns the number of tiles on the board.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    all_letters = params[P_ALL_LETTERS]
+    max_length = params[P_MAX_LENGTH]
+    root = params[P_ROOT]
+    start = params[P_START]
+    tiles = 0
+    for i in range(n2):
+        ocells[i] = cells[i]
+        ocells[n2 + i] = cells[order[i]]
+        if cells[i]:
+            tiles += 1
+    for o in range(2):
+        base = o * n2
+        if o == 1:
+            start = order[start]
+        for i in range(n2):
+            checks[base + i] = 0
+            cross[base + i] = NO_CROSS_WORD
+            if ocells[base + i]:
+                anchor[base + i] = 0
+                continue
+            col = i % size
+            if tiles:
+                anchor[base + i] = 1 if (
+                    (i >= size and ocells[base + i - size])
+                    or (i + size < n2 and ocells[base + i + size])
+                    or (col > 0 and ocells[base + i - 1])
+                    or (col < size - 1 and ocells[base + i + 1])) else 0
+            else:
+                anchor[base + i] = 1 if i == start else 0
+            total = 0
+            joined = 0
+            up = i - size
+            while up >= 0 and ocells[base + up]:
+                total += values[ocells[base + up]]
+                joined += 1
+                up -= size
+            down = i + size
+            while down < n2 and ocells[base + down]:
+                total += values[ocells[base + down]]
+                joined += 1
+                down += size
+            if not joined:
+                checks[base + i] = all_letters
+                continue
+            cross[base + i] = total
+            if joined < max_length:
+                checks[base + i] = _cross_check(arcs, node_mask, root, ocells, base, i, size,
+                                                n2) & all_letters
+    return tiles
+
+
+def _sort_descending(values, n):
+    """Sort values[0:n] in place, largest first (n is at most a board side)."""
+    for i in range(1, n):
+        v = values[i]
+        j = i - 1
+        while j >= 0 and values[j] < v:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = v
+
+
+def _anchor_bound(params, values, letter_mult, word_mult, ocells, cross, base, line_start,
+                  previous, a, rack_values, in_rack, lms, wms, crosses):
+    """An upper bound of the score of every play generated from anchor `a`.
+
+    Its new tiles lie on the empty squares after the previous anchor of the line (`previous`,
+    line_start - 1 if none) at most in_rack - 1 empty squares left of `a`, and at most
+    in_rack - 1 right of it; its main word adds the board's tiles touching them. Within that
+    window the bound is lookup/movegen.anchor_bound's: the main word's tiles with the rack's
+    values paired to the largest letter multipliers, times the largest word multipliers,
+    plus the largest cross words, plus the bingo for a full rack. Rack values are sorted
+    largest first, blanks as 0.
+    """
+    size = params[P_SIZE]
+    line_end = line_start + size - 1
+    first = a
+    empties = 0
+    while first - 1 > previous and (ocells[base + first - 1] or empties < in_rack - 1):
+        if not ocells[base + first - 1]:
+            empties += 1
+        first -= 1
+    last = a
+    empties = 0
+    while last < line_end and (ocells[base + last + 1] or empties < in_rack - 1):
+        if not ocells[base + last + 1]:
+            empties += 1
+        last += 1
+    best = rack_values[0]
+    existing = 0
+    free = 0
+    crossing = 0
+    for j in range(base + first, base + last + 1):
+        code = ocells[j]
+        if code:
+            existing += values[code]
+            continue
+        lms[free] = letter_mult[j]
+        wms[free] = word_mult[j]
+        free += 1
+        if cross[j] != NO_CROSS_WORD:
+            crosses[crossing] = (cross[j] + best * letter_mult[j]) * word_mult[j]
+            crossing += 1
+    _sort_descending(lms, free)
+    _sort_descending(wms, free)
+    _sort_descending(crosses, crossing)
+    main = existing
+    product = 1
+    for k in range(min(in_rack, free)):
+        main += rack_values[k] * lms[k]
+        product *= wms[k]
+    extra = 0
+    for k in range(min(in_rack, crossing)):
+        extra += crosses[k]
+    bonus = params[P_BINGO] if in_rack == params[P_RACK_SIZE] else 0
+    return main * product + extra + bonus
+
+
+def _precedes(out, direction, line, start, length, bits, ocells, word, first):
+    """Whether the play (direction, line, start, word codes from square `first`, blank bits)
+    sorts before the play recorded in out[0:] when both have the same equity: the order of
+    lookup/movegen.generate (direction, line, start, codes as a tuple, blank bits)."""
+    if direction != out[R_DIRECTION]:
+        return direction < out[R_DIRECTION]
+    if line != out[R_LINE]:
+        return line < out[R_LINE]
+    if start != out[R_START]:
+        return start < out[R_START]
+    other = out[R_LENGTH]
+    for k in range(min(length, other)):
+        code = word[first + k]
+        if not ocells[first + k]:
+            code &= LETTER_MASK
+        if code != out[RECORD_FIELDS + k]:
+            return code < out[RECORD_FIELDS + k]
+    if length != other:
+        return length < other
+    return bits < out[R_BLANKS]
+
+
+def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
+           leave_keys, leave_values, leave_max, mode, out, best_equity):
+    """The plays of one position: every one (ALL_PLAYS) or the best by equity (BEST_PLAY).
+
+    Args:
+        params: the game's constants (P_* indexes).
+        arcs, node_mask: the GADDAG (lookup/movegen.GaddagTables, as int64).
+        values: value of each tile code (length 2 * BLANK, blank codes 0).
+        letter_mult, word_mult: multipliers of every square, across then down (transposed).
+        order: square i of the transposed board is square order[i] of the board.
+        cells: the board's tile codes, row-major (0 empty).
+        rack: count of each tile code in the rack, rack[0] the blanks.
+        leave_keys, leave_values: the leave table (see leave_slot), or empty arrays.
+        leave_max: the largest leave value (0.0 with no table): the pruning bound adds it.
+        mode: ALL_PLAYS or BEST_PLAY.
+        out: records (module docstring), capacity len(out) // (RECORD_FIELDS + size).
+        best_equity: best_equity[0] receives the best play's equity (BEST_PLAY).
+
+    Returns:
+        ALL_PLAYS: the number of plays; when larger than the capacity only that many were
+        written, and the caller runs again with room for all. BEST_PLAY: 1 when a play was
+        found (out[0:] holds it), else 0.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    rack_size = params[P_RACK_SIZE]
+    bingo = params[P_BINGO]
+    min_length = params[P_MIN_LENGTH]
+    max_length = params[P_MAX_LENGTH]
+    all_letters = params[P_ALL_LETTERS]
+    root = params[P_ROOT]
+    width = RECORD_FIELDS + size
+    capacity = len(out) // width
+    ocells = int_array(2 * n2)
+    checks = int_array(2 * n2)
+    cross = int_array(2 * n2)
+    anchor = int_array(2 * n2)
+    setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
+
+    blanks = rack[0]
+    full = int_array(_CODES)
+    left = int_array(_CODES)
+    used = int_array(_CODES)
+    rack_tiles = int_array(_CODES)
+    kinds = 0
+    rack_mask = 0
+    in_rack = blanks
+    for t in range(1, _CODES):
+        full[t] = rack[t]
+        left[t] = rack[t]
+        if rack[t]:
+            rack_mask |= 1 << t
+            in_rack += rack[t]
+            rack_tiles[kinds] = t
+            kinds += 1
+    if not root or not in_rack:
+        return 0
+    rack_values = int_array(in_rack)
+    k = 0
+    for j in range(kinds):
+        for _ in range(full[rack_tiles[j]]):
+            rack_values[k] = values[rack_tiles[j]]
+            k += 1
+    _sort_descending(rack_values, in_rack)
+    with_table = len(leave_keys) > 0
+    want_leave = with_table or mode == ALL_PLAYS
+
+    # Anchors to visit: all of them in order, or (BEST_PLAY) by decreasing score bound, ties
+    # in (direction, square) order.
+    visit = int_array(2 * n2)
+    bounds = int_array(2 * n2)
+    nvisit = 0
+    lms = int_array(size)
+    wms = int_array(size)
+    crosses = int_array(size)
+    for o in range(2):
+        base = o * n2
+        for line_start in range(0, n2, size):
+            previous = line_start - 1
+            for a in range(line_start, line_start + size):
+                if not anchor[base + a]:
+                    continue
+                bound = 0
+                if mode == BEST_PLAY:
+                    bound = _anchor_bound(params, values, letter_mult, word_mult, ocells, cross,
+                                          base, line_start, previous, a, rack_values, in_rack,
+                                          lms, wms, crosses)
+                previous = a
+                j = nvisit
+                while j > 0 and bounds[j - 1] < bound:
+                    bounds[j] = bounds[j - 1]
+                    visit[j] = visit[j - 1]
+                    j -= 1
+                bounds[j] = bound
+                visit[j] = base + a
+                nvisit += 1
+
+    word = int_array(2 * n2)
+    for i in range(2 * n2):
+        word[i] = ocells[i]
+    stack = int_array((size + 2) * _FRAME)
+    new_tile = int_array(size)
+    new_letter = int_array(size)
+    new_cross = int_array(size)
+    new_position = int_array(size)
+    count = 0
+    found = 0
+    best = 0.0
+
+    for vi in range(nvisit):
+        if mode == BEST_PLAY and found and bounds[vi] + leave_max < best:
+            break
+        o = visit[vi] // n2
+        base = o * n2
+        a = visit[vi] - base
+        line = a // size
+        line_start = line * size
+        line_end = line_start + size - 1
+        pivot = a
+        while pivot < line_end and ocells[base + pivot + 1]:
+            pivot += 1
+        single_ok = o == 0 or cross[base + a] == NO_CROSS_WORD
+        depth = 0
+        pending = 1
+        p_square = pivot
+        p_start = -1
+        p_node = root
+        p_in_rack = in_rack
+        p_rmask = rack_mask
+        p_nblank = blanks
+        while True:
+            if pending:
+                # Enter a square: which letters may go on it, and what the next square
+                # must offer (lookup/movegen.py's gen).
+                pending = 0
+                square = p_square
+                mask = node_mask[p_node]
+                code = ocells[base + square]
+                if code:
+                    letters = mask & (1 << (code & LETTER_MASK))
+                    after = p_in_rack
+                else:
+                    letters = mask & checks[base + square]
+                    if not p_nblank:
+                        letters &= p_rmask
+                    after = p_in_rack - 1
+                if letters:
+                    available = all_letters if p_nblank else p_rmask
+                    onward = 0
+                    last = 0
+                    left_free = 0
+                    ends = 0
+                    if p_start < 0:
+                        if square == line_start or not ocells[base + square - 1]:
+                            left_free = 1
+                        if left_free and square <= a:
+                            ends = 1
+                        if not left_free:
+                            onward = 1 << (ocells[base + square - 1] & LETTER_MASK)
+                        elif after and square > line_start and (
+                                square - 1 == a
+                                or (square <= a and not anchor[base + square - 1])):
+                            if after == 1 and (square - 1 == line_start
+                                               or not ocells[base + square - 2]):
+                                last = checks[base + square - 1] & available
+                            else:
+                                onward = checks[base + square - 1] & available
+                        if ends and after and pivot < line_end:
+                            onward |= 1
+                    else:
+                        if square == line_end or not ocells[base + square + 1]:
+                            ends = 1
+                        if not ends:
+                            onward = 1 << (ocells[base + square + 1] & LETTER_MASK)
+                        elif square < line_end and after:
+                            if after == 1 and (square + 1 == line_end
+                                               or not ocells[base + square + 2]):
+                                last = checks[base + square + 1] & available
+                            else:
+                                onward = checks[base + square + 1] & available
+                    f = depth * _FRAME
+                    depth += 1
+                    stack[f + _F_SQUARE] = square
+                    stack[f + _F_START] = p_start
+                    stack[f + _F_NODE] = p_node
+                    stack[f + _F_RMASK] = p_rmask
+                    stack[f + _F_NBLANK] = p_nblank
+                    stack[f + _F_LETTERS] = letters
+                    stack[f + _F_MASK] = mask
+                    stack[f + _F_CODE] = code
+                    stack[f + _F_ENDS] = ends
+                    stack[f + _F_ONWARD] = onward
+                    stack[f + _F_LAST] = last
+                    stack[f + _F_LEFT_FREE] = left_free
+                    stack[f + _F_PHASE] = 0
+                    stack[f + _F_TILE] = 0
+                    stack[f + _F_AFTER] = after
+            if not depth:
+                break
+            f = (depth - 1) * _FRAME
+            square = stack[f + _F_SQUARE]
+            start = stack[f + _F_START]
+            phase = stack[f + _F_PHASE]
+            if phase == 1:
+                # After the leftward child: turn right across the separator.
+                stack[f + _F_PHASE] = 2
+                if stack[f + _F_GOING] & 1:
+                    nb = stack[f + _F_NEXT_NBLANK]
+                    rest = all_letters if nb else stack[f + _F_NEXT_RMASK]
+                    # The separator is tile 0: the node's first arc.
+                    turned = arcs[stack[f + _F_CHILD]] >> ARC_CHILD_SHIFT
+                    if node_mask[turned] & checks[base + pivot + 1] & rest:
+                        pending = 1
+                        p_square = pivot + 1
+                        p_start = square
+                        p_node = turned
+                        p_in_rack = stack[f + _F_AFTER]
+                        p_rmask = stack[f + _F_NEXT_RMASK]
+                        p_nblank = nb
+                        continue
+                phase = 2
+            if phase == 2:
+                tile = stack[f + _F_TILE]
+                if tile:
+                    left[tile] += 1
+                stack[f + _F_PHASE] = 0
+            # Next letter on this square.
+            letters = stack[f + _F_LETTERS]
+            mask = stack[f + _F_MASK]
+            ends = stack[f + _F_ENDS]
+            onward = stack[f + _F_ONWARD]
+            last = stack[f + _F_LAST]
+            node = stack[f + _F_NODE]
+            bit = 0
+            arc = 0
+            child = 0
+            going = 0
+            accepted = 0
+            while letters:
+                bit = letters & -letters
+                letters ^= bit
+                arc = arcs[node + bit_count(mask & (bit - 1))]
+                child = arc >> ARC_CHILD_SHIFT
+                accepted = 1 if ends and arc & ARC_ACCEPTS else 0
+                going = node_mask[child] & onward
+                if last:
+                    # Does the child accept a letter the next square could take?
+                    offered = node_mask[child]
+                    candidates = offered & last
+                    while candidates:
+                        low = candidates & -candidates
+                        candidates ^= low
+                        if arcs[child + bit_count(offered & (low - 1))] & ARC_ACCEPTS:
+                            going |= low
+                            break
+                if accepted or going:
+                    break
+                bit = 0
+            stack[f + _F_LETTERS] = letters
+            code = stack[f + _F_CODE]
+            if not bit:
+                if not code:
+                    word[base + square] = 0
+                depth -= 1
+                continue
+            rmask = stack[f + _F_RMASK]
+            nblank = stack[f + _F_NBLANK]
+            after = stack[f + _F_AFTER]
+            tile = 0
+            next_rmask = rmask
+            next_nblank = nblank
+            if not code:
+                # A rack tile when there is one, else a blank (lookup/movegen.py: the
+                # other choices of blanks are listed when the play is recorded).
+                t = bit_count(bit - 1)
+                if bit & rmask:
+                    left[t] -= 1
+                    word[base + square] = t
+                    tile = t
+                    if not left[t]:
+                        next_rmask = rmask ^ bit
+                else:
+                    word[base + square] = t | BLANK
+                    next_nblank = nblank - 1
+            stack[f + _F_TILE] = tile
+            stack[f + _F_CHILD] = child
+            stack[f + _F_GOING] = going
+            stack[f + _F_NEXT_RMASK] = next_rmask
+            stack[f + _F_NEXT_NBLANK] = next_nblank
+            rest = all_letters if next_nblank else next_rmask
+
+            if accepted:
+                first = square if start < 0 else start
+                final = pivot if start < 0 else square
+                length = final - first + 1
+                placed = in_rack - after
+                if (min_length <= length <= max_length and (placed != 1 or single_ok)):
+                    # Score with every new tile a real tile, and what a blank costs on
+                    # each new square (lookup/scoring.blank_savings).
+                    main = 0
+                    multiplier = 1
+                    crossing = 0
+                    fresh = 0
+                    for idx in range(base + first, base + final + 1):
+                        c = ocells[idx]
+                        if c:
+                            main += values[c]
+                            continue
+                        t = word[idx] & LETTER_MASK
+                        letter = values[t] * letter_mult[idx]
+                        main += letter
+                        multiplier *= word_mult[idx]
+                        new_tile[fresh] = t
+                        new_letter[fresh] = letter
+                        new_position[fresh] = idx - base - first
+                        new_cross[fresh] = 0
+                        if cross[idx] != NO_CROSS_WORD:
+                            crossing += (cross[idx] + letter) * word_mult[idx]
+                            new_cross[fresh] = word_mult[idx]
+                        fresh += 1
+                    plain_score = main * multiplier + crossing + (
+                        bingo if fresh == rack_size else 0)
+                    # Every choice of at most `blanks` new squares for the blanks, by size
+                    # (Gosper's next subset of the same size); none when even no blank
+                    # cannot reach the best equity.
+                    limit = 1 << fresh
+                    most = blanks if blanks < fresh else fresh
+                    chosen = -1
+                    nb = 0
+                    if mode == BEST_PLAY and found and plain_score + leave_max < best:
+                        chosen = 0
+                        most = -1
+                    while True:
+                        if chosen < 0:
+                            chosen = 0
+                        else:
+                            following = limit
+                            if chosen:
+                                low = chosen & -chosen
+                                higher = chosen + low
+                                following = higher + (((higher ^ chosen) // low) >> 2)
+                            if following >= limit:
+                                nb += 1
+                                if nb > most:
+                                    break
+                                following = (1 << nb) - 1
+                            chosen = following
+                        valid = 1
+                        if blanks or want_leave:
+                            for q in range(fresh):
+                                if not (chosen >> q) & 1:
+                                    used[new_tile[q]] += 1
+                            for q in range(fresh):
+                                if used[new_tile[q]] > full[new_tile[q]]:
+                                    valid = 0
+                        score = plain_score
+                        bits = 0
+                        for q in range(fresh):
+                            if (chosen >> q) & 1:
+                                score -= new_letter[q] * (multiplier + new_cross[q])
+                                bits |= 1 << new_position[q]
+                        key = 0
+                        if valid and want_leave:
+                            key = 1
+                            for _ in range(blanks - nb):
+                                key *= _LEAVE_DIGIT
+                            for j in range(kinds):
+                                t = rack_tiles[j]
+                                for _ in range(full[t] - used[t]):
+                                    key = key * _LEAVE_DIGIT + t
+                        if blanks or want_leave:
+                            for q in range(fresh):
+                                used[new_tile[q]] = 0
+                        if not valid:
+                            continue
+                        equity = float(score)
+                        if with_table:
+                            slot = leave_slot(leave_keys, key)
+                            if leave_keys[slot] == key:
+                                equity += leave_values[slot]
+                        if mode == BEST_PLAY:
+                            if found and (equity < best or (equity == best and not _precedes(
+                                    out, o, line, first - line_start, length, bits,
+                                    ocells, word, base + first))):
+                                continue
+                            found = 1
+                            best = equity
+                            at = 0
+                        else:
+                            at = count * width
+                            count += 1
+                            if count > capacity:
+                                continue
+                        out[at + R_SCORE] = score
+                        out[at + R_DIRECTION] = o
+                        out[at + R_LINE] = line
+                        out[at + R_START] = first - line_start
+                        out[at + R_LENGTH] = length
+                        out[at + R_BLANKS] = bits
+                        out[at + R_LEAVE] = key
+                        for q in range(length):
+                            c = word[base + first + q]
+                            if not ocells[base + first + q]:
+                                c &= LETTER_MASK
+                            out[at + RECORD_FIELDS + q] = c
+
+            if start < 0:
+                stack[f + _F_PHASE] = 1
+                if going & ~1 and (not stack[f + _F_LEFT_FREE]
+                                   or node_mask[child] & checks[base + square - 1] & rest):
+                    pending = 1
+                    p_square = square - 1
+                    p_start = -1
+                    p_node = child
+                    p_in_rack = after
+                    p_rmask = next_rmask
+                    p_nblank = next_nblank
+            else:
+                stack[f + _F_PHASE] = 2
+                if going and (not ends or node_mask[child] & checks[base + square + 1]
+                              & rest):
+                    pending = 1
+                    p_square = square + 1
+                    p_start = start
+                    p_node = child
+                    p_in_rack = after
+                    p_rmask = next_rmask
+                    p_nblank = next_nblank
+    if mode == BEST_PLAY:
+        best_equity[0] = best
+        return found
+    return count

@@ -1,0 +1,137 @@
+"""The move engine (lookup/engine.py) against CrosswordGame.moves: the same plays, in the same
+order, with the same scores and blanks; its best play equals moves(top=1); with a leave
+table, its best play is the best of every play by score + leave value.
+
+The fast suite runs the pure-Python kernel on the fixture lexicons; @pytest.mark.full runs
+the compiled kernel (numba) on the real lexicons over every committed self-play position,
+each with 0, 1 and 2 blanks.
+"""
+
+import random
+
+import pytest
+from crossword_support import GAMES, blank_variant, cases, fixture_game, selfplay_positions
+
+from lookup.engine import MoveEngine, move_engine
+from lookup.engine_kernel import R_LEAVE
+
+
+def same_plays(cw, engine, board, rack, label):
+    expected = [(m.key(), m.score) for m in cw.moves(board, rack) if m.kind == "play"]
+    found = [(m.key(), m.score) for m in engine.plays(board, rack)]
+    assert found == expected, f"{label} rack {rack!r}: {len(found)} plays, expected " \
+                              f"{len(expected)}"
+    best = engine.best(board, rack)
+    if expected:
+        assert (best.key(), best.score) == expected[0], f"{label} rack {rack!r}: best play"
+    else:
+        assert best is None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_pure_python_engine_equals_moves(game):
+    cw = fixture_game(game)
+    engine = MoveEngine(cw, compiled=False)
+    for number, board, rack in cases(cw, game, count=24, step=9):
+        same_plays(cw, engine, board, rack, f"{game} position {number}")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_empty_board_and_short_racks(game):
+    cw = fixture_game(game)
+    engine = MoveEngine(cw, compiled=False)
+    board = next(b for b in (cw.parse_board(p["board"]) for p in selfplay_positions(game))
+                 if len(list(b.tiles())) >= 10 and not any(t[3] for t in b.tiles()))
+    for rack in ("", "?", cw.alphabet[0], cw.alphabet[:3] + "?"):
+        same_plays(cw, engine, cw.empty_board(), rack, f"{game} empty board")
+        same_plays(cw, engine, board, rack, f"{game} midgame board")
+    same_plays(cw, engine, cw.empty_board(), "??", f"{game} empty board")
+
+
+def leave_text(rack: str, move) -> str:
+    kept = list(rack)
+    for _row, _col, letter, is_blank in move.placed:
+        kept.remove("?" if is_blank else letter)
+    return "".join(kept)
+
+
+@pytest.mark.parametrize("game", ["scrabble-en", "erudit-ru"])
+def test_best_by_equity_is_the_best_of_all_plays(game):
+    cw = fixture_game(game)
+    engine = MoveEngine(cw, compiled=False)
+    rng = random.Random(5)
+    for number, board, rack in cases(cw, game, count=12, step=13):
+        plays = engine.plays(board, rack)
+        # Quarter points: sums of scores and values are exact in floating point.
+        values = {leave_text(rack, m): rng.randrange(-80, 80) / 4 for m in plays[::3]}
+        leaves = engine.leave_table(values)
+        best = engine.best(board, rack, leaves)
+        if not plays:
+            assert best is None
+            continue
+        # Equal equities: the order of moves() after the score (the tiles without the new
+        # blanks' marks, then which new tiles are blanks).
+        expected = min(plays, key=lambda m: (-(m.score + values.get(leave_text(rack, m), 0.0)),
+                                             "HV".index(m.direction),
+                                             m.row if m.direction == "H" else m.col,
+                                             m.col if m.direction == "H" else m.row,
+                                             m._plain, m._blanks))
+        assert (best.key(), best.score) == (expected.key(), expected.score), \
+            f"{game} position {number} rack {rack!r}"
+
+
+def test_every_record_carries_its_leave_key():
+    cw = fixture_game("wordfeud-nl")
+    engine = MoveEngine(cw, compiled=False)
+    for _number, board, rack in cases(cw, "wordfeud-nl", count=6, step=23):
+        out, count = engine.search_cells(engine.cells(board), engine.rack_counts(rack, board))
+        width = engine.width
+        keys = sorted((engine.move(out, board, at).key(), out[at + R_LEAVE])
+                      for at in range(0, count * width, width))
+        expected = sorted((m.key(), engine.leave_key(leave_text(rack, m)))
+                          for m in engine.plays(board, rack))
+        assert keys == expected
+
+
+def test_without_numba_the_engine_runs_pure_python(monkeypatch):
+    import lookup.engine
+
+    monkeypatch.setattr(lookup.engine, "numba_available", lambda: False)
+    engine = MoveEngine(fixture_game("wordfeud-en"))
+    assert not engine.compiled
+    assert engine.best(fixture_game("wordfeud-en").empty_board(), "ax").notation() == \
+        "H 7,6 ax 9"
+
+
+def test_leave_keys_ignore_tile_order():
+    engine = MoveEngine(fixture_game("scrabble-en"), compiled=False)
+    assert engine.leave_key("") == 1
+    assert engine.leave_key("?s") == engine.leave_key("s?") == 64 * 64 + 19
+    assert engine.leave_key("ers") == engine.leave_key("res") == ((1 * 64 + 5) * 64 + 18) * 64 \
+        + 19
+    table = engine.leave_table({"?s": 25.5, "q": -7.0})
+    assert table.max_value == 25.5
+
+
+# Positions times blank counts (0, 1, 2) that the set allows beside the board's blanks.
+FIXTURE_CASES = {"scrabble-en": 358, "wordfeud-en": 316, "wordfeud-nl": 320, "erudit-ru": 842}
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game", GAMES)
+def test_compiled_engine_equals_moves_on_every_position(game):
+    pytest.importorskip("numba")
+    from lookup.crossword import crossword_game
+
+    cw = crossword_game(game)
+    engine = move_engine(cw, compiled=True)
+    assert engine.compiled
+    checked = 0
+    for number, position in enumerate(selfplay_positions(game)):
+        board = cw.parse_board(position["board"])
+        for blanks in (0, 1, 2):
+            rack = blank_variant(cw, board, position["rack"], blanks)
+            if rack is not None:
+                same_plays(cw, engine, board, rack, f"{game} position {number}")
+                checked += 1
+    assert checked == FIXTURE_CASES[game]
