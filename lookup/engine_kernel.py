@@ -90,7 +90,7 @@ def bit_count(x):
 
 
 def int_array(n):
-    """n zeros, the kernel's working storage (compiled: a numpy int64 array)."""
+    """N zeros, the kernel's working storage (compiled: a numpy int64 array)."""
     return [0] * n
 
 
@@ -106,7 +106,8 @@ def arc_for(arcs, node_mask, node, tile):
 def leave_slot(keys, key):
     """The slot of `key` in an open-addressing table of `keys` (or the free slot it would
     take). The low bits of the product do not depend on int64 wrap-around, so CPython and
-    numba agree."""
+    numba agree.
+    """
     mask = len(keys) - 1
     slot = ((key ^ (key >> 29)) * _LEAVE_HASH) & mask
     while keys[slot] != 0 and keys[slot] != key:
@@ -130,7 +131,8 @@ def _walk_down(arcs, node_mask, node, cells, base, index, size, n2):
 
 def _cross_check(arcs, node_mask, root, cells, base, index, size, n2):
     """Letters L such that the tiles above square `index`, L and the tiles below it form a
-    word (lookup/cross_check.cross_check)."""
+    word (lookup/cross_check.cross_check).
+    """
     allowed = 0
     up = index - size
     below = index + size
@@ -305,7 +307,8 @@ def _anchor_bound(params, values, letter_mult, word_mult, ocells, cross, base, l
 def _precedes(out, direction, line, start, length, bits, ocells, word, first):
     """Whether the play (direction, line, start, word codes from square `first`, blank bits)
     sorts before the play recorded in out[0:] when both have the same equity: the order of
-    lookup/movegen.generate (direction, line, start, codes as a tuple, blank bits)."""
+    lookup/movegen.generate (direction, line, start, codes as a tuple, blank bits).
+    """
     if direction != out[R_DIRECTION]:
         return direction < out[R_DIRECTION]
     if line != out[R_LINE]:

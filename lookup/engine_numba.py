@@ -39,14 +39,15 @@ def bit_count(x):
 
 @numba.njit(cache=True)
 def int_array(n):
-    """n zeros as an int64 array."""
+    """N zeros as an int64 array."""
     return np.zeros(n, np.int64)
 
 
 @functools.cache
 def compile_search():
     """The kernel's `search`, compiled once per process (on its first call; numba keeps the
-    machine code in its cache between processes)."""
+    machine code in its cache between processes).
+    """
     namespace = dict(vars(engine_kernel))
     namespace["bit_count"] = bit_count
     namespace["int_array"] = int_array

@@ -298,7 +298,8 @@ class Game:
 
 def greedy_player(position: Position) -> Move:
     """The best-scoring play (ties as CrosswordGame.moves orders them); with none, exchange
-    the whole rack when the bag allows it, else pass."""
+    the whole rack when the bag allows it, else pass.
+    """
     engine = position.game.engine
     record, _equity = engine.search_cells(position.cells, position.rack_counts, best=True)
     if record is not None:

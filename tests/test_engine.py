@@ -10,8 +10,8 @@ each with 0, 1 and 2 blanks.
 import random
 
 import pytest
-from crossword_support import GAMES, blank_variant, cases, fixture_game, selfplay_positions
 
+from crossword_support import GAMES, blank_variant, cases, fixture_game, selfplay_positions
 from lookup.engine import MoveEngine, move_engine
 from lookup.engine_kernel import R_LEAVE
 

@@ -4,8 +4,8 @@ fast suite plays on the fixture lexicons with the pure-Python engine; @pytest.ma
 replays the first committed self-play game of every game move for move."""
 
 import pytest
-from crossword_support import GAMES, fixture_game, selfplay_positions
 
+from crossword_support import GAMES, fixture_game, selfplay_positions
 from lookup.crossword import Move
 from lookup.engine import MoveEngine, move_engine
 from lookup.errors import BadInput
