@@ -24,10 +24,10 @@ class CorruptArtifact(WordpackError):
 class UnsupportedFormat(WordpackError):
     """An artifact written in a format version this reader cannot read."""
 
-    def __init__(self, path, found, need):
+    def __init__(self, path, found, need, rebuild: str = "make"):
         self.found = found
         self.need = need
         super().__init__(
             f"{path}: format version {found} is not supported (this reader reads {need}); "
-            "rebuild it with `make` or upgrade wordpack"
+            f"rebuild it with `{rebuild}` or upgrade wordpack"
         )

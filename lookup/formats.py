@@ -55,11 +55,12 @@ def require_file(path, make_target: str) -> Path:
     return path
 
 
-def check_version(path, found: int, earliest: int, current: int) -> None:
-    """Raise UnsupportedFormat unless earliest <= found <= current."""
+def check_version(path, found: int, earliest: int, current: int, rebuild: str = "make") -> None:
+    """Raise UnsupportedFormat unless earliest <= found <= current; `rebuild` is the command
+    the message names to rebuild the file."""
     if not earliest <= found <= current:
         need = str(current) if earliest == current else f"{earliest}..{current}"
-        raise UnsupportedFormat(path, found, need)
+        raise UnsupportedFormat(path, found, need, rebuild)
 
 
 def corrupt(path, what: str) -> CorruptArtifact:
@@ -88,8 +89,9 @@ OPENERS_VERSION = 1
 # --- Crossword games (docs/FORMATS.md "## crossword games") -----------------------------------
 # <id>.json: one game's rules, read by lookup/crossword_rules.py.
 CROSSWORD_RULES_FORMAT = "crossword-rules"
-CROSSWORD_RULES_VERSION = 1
-CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 1
+# Version 2 added `placement` and `repeat_words`; a version 1 file lacks them.
+CROSSWORD_RULES_VERSION = 2
+CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 2
 # The blank: its key in the rules' tile table, a blank in racks and exchanges, and one letter
 # in lexicon queries (anagrams, unscramble, match).
 BLANK_SYMBOL = "?"
