@@ -120,6 +120,7 @@ def brute_force_moves(rules, grid, rack: str, index: WordIndex) -> set:
     for letter in have:
         rack_bits |= index.bit[letter]
     empty_board = not any(any(row) for row in grid)
+    on_board = grid_words(grid)
     start = rules.layout.start
     # Words the rack alone can spell, by length: the candidates of lines without tiles.
     spellable: dict[int, list] = {}
@@ -188,10 +189,40 @@ def brute_force_moves(rules, grid, rack: str, index: WordIndex) -> set:
                                                   (grid[r][c][0].upper() if grid[r][c][1]
                                                    else grid[r][c][0])
                                                   for i, (r, c) in enumerate(squares))
+                                if not rules.repeat_words and repeats(
+                                        reference_words(grid, new), on_board):
+                                    continue
                                 row, col = squares[0]
                                 found.add((direction, row, col, letters,
                                            reference_score(rules, grid, new)))
     return found
+
+
+def reference_words(grid, new: dict) -> list[str]:
+    """Every word placing `new` forms: each maximal run of 2+ tiles, across or down, through a
+    new tile, once per run."""
+    n = len(grid)
+    after = _overlay(grid, new)
+    runs = []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r, c in sorted(new):
+            run = _run(after, n, r, c, dr, dc)
+            if len(run) > 1 and run not in runs:
+                runs.append(run)
+    return ["".join(after(a, b)[0] for a, b in run) for run in runs]
+
+
+def grid_words(grid) -> set[str]:
+    """Every run of 2+ tiles on the board, across and down."""
+    n = len(grid)
+    tiles = {(r, c): grid[r][c] for r in range(n) for c in range(n) if grid[r][c]}
+    empty = [[None] * n for _ in range(n)]
+    return set(reference_words(empty, tiles))
+
+
+def repeats(words: list[str], played: set[str]) -> bool:
+    """True when a word is already played or formed twice (repeat_words = false)."""
+    return len(set(words)) < len(words) or any(word in played for word in words)
 
 
 def _cross_words_ok(grid, new, direction, words) -> bool:
