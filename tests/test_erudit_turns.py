@@ -2,10 +2,19 @@
 an independent brute force over sequences of single-line placements (tests/crossword_oracle.py),
 the rules of a turn, its score, and bad input."""
 
+import functools
+
 import pytest
 from crossword_oracle import brute_force_turns, grid_of
-from crossword_support import fixture_game, fixture_index, game_with_words, selfplay_positions
+from crossword_support import (
+    fixture_game,
+    fixture_index,
+    game_with_words,
+    rules,
+    selfplay_positions,
+)
 
+from lookup.crossword import CrosswordGame
 from lookup.errors import BadInput
 
 GAME = "erudit-ru"
@@ -149,3 +158,48 @@ def test_line_games_keep_the_single_line_rule():
     assert cw.validate(board, [(8, 5, "a", False), (8, 7, "a", False)]) == [
         "tiles not contiguous: row 8 col 6 is empty"]
     assert cw.best_turn(board, "as", method="full").key() == cw.moves(board, "as", top=1)[0].key()
+
+
+@functools.lru_cache(maxsize=None)
+def real_game():
+    from lookup.game_lexicon import lexicon_tables
+    from lookup.paths import artifacts_dir
+
+    path = artifacts_dir() / "lexicons" / "opencorpora-nouns.gaddag"
+    if not path.is_file():
+        pytest.fail(f"{path} is missing: run `make` before `make test-full`")
+    return CrosswordGame(rules(GAME), lexicon_tables(str(path)))
+
+
+@pytest.mark.full
+def test_the_article_opening_on_the_real_lexicon():
+    cw = real_game()
+    board = cw.empty_board()
+    greedy = cw.best_turn(board, "облмеоб", method="greedy")
+    assert greedy.notation() == "H 7,7 облом + V 5,9 бел 38"
+    full = cw.best_turn(board, "облмеоб", method="full")
+    assert full.notation() == "V 5,7 лом + H 5,5 бел + V 3,5 боб 45"
+    assert cw.validate(board, full, rack="облмеоб") == []
+
+
+@pytest.mark.full
+def test_real_midgame_positions():
+    cw = real_game()
+    checked = 0
+    for position in selfplay_positions(GAME)[20::6]:
+        board = cw.parse_board(position["board"])
+        rack = position["rack"].replace("?", "")[:5]
+        line = [move for move in cw.moves(board, rack) if move.kind == "play"]
+        greedy = cw.best_turn(board, rack, method="greedy")
+        full = cw.best_turn(board, rack, method="full")
+        if full is None:
+            assert greedy is None and not line
+            continue
+        assert full.score >= greedy.score >= line[0].score
+        assert cw.validate(board, full, rack=rack) == []
+        assert cw.score(board, full) == full.score
+        assert all(cw.is_word(word) for word in full.words)
+        checked += 1
+        if checked == 12:
+            break
+    assert checked == 12
