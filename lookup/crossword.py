@@ -198,7 +198,8 @@ class CrosswordGame:
         Args:
             board: the position.
             rack: the tiles to play, "?" for a blank.
-            top: return only the best `top` moves (the search prunes by a score bound).
+            top: return only the best `top` moves (the single-line search prunes by a score
+                bound; the turn search visits every turn).
             bag: tiles in the bag, deciding whether exchanges are allowed; by default the
                 unseen tiles minus one full opponent rack.
             played_words: under repeat_words = false, the words played earlier in the game;
