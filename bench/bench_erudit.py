@@ -96,7 +96,7 @@ def run() -> list[dict]:
         rows.append(row(f"{label}, time per turn, median",
                         statistics.median(seconds[method]) * 1000, "ms"))
         rows.append(row(f"{label}, time per turn, p95", p95(seconds[method]) * 1000, "ms",
-                        note=f"max {max(seconds[method]):.1f} s"))
+                        note=f"max {max(seconds[method]) * 1000:,.0f} ms"))
     rows.append(row("legal multi-word turns per position, median", statistics.median(multi),
                     "turns", note=f"p95 {p95(multi)}, max {max(multi)}"))
     board = cw.empty_board()

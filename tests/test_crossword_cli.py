@@ -57,7 +57,7 @@ def test_moves_json_from_stdin(artifacts):
     data = json.loads(result.stdout)
     assert data["rack"] == "s" and len(data["moves"]) == 2
     assert set(data["moves"][0]) == {"kind", "row", "col", "direction", "word", "placed",
-                                     "words", "score", "exchanged"}
+                                     "words", "score", "exchanged", "parts"}
 
 
 @pytest.mark.parametrize("args, message", [
