@@ -11,7 +11,8 @@ its lexicon's GADDAG (lookup/game_lexicon.py, artifacts/lexicons/<lexicon>.gadda
 first use). The work is done elsewhere: boards in lookup/board.py, moves in lookup/move.py and
 lookup/movegen.py, one placement's checks and score in lookup/placement.py, the drawing in
 lookup/render.py, multi-word turns in lookup/turn.py and lookup/turn_search.py. This module
-parses racks, scores words for word finders and lists exchanges and the pass. The games are the rules files that are built: `crossword_games()`.
+parses racks, scores words for word finders and lists exchanges and the pass. The games are
+the rules files that are built: `crossword_games()`.
 """
 
 import functools

@@ -29,7 +29,8 @@ def new_squares(board: Board, placed: list) -> list[int]:
 def run_letters(board: Board, run: tuple[int, int, int]) -> str:
     """The word a run (first, last, step) of `board` spells, lowercase."""
     first, last, step = run
-    return "".join(tile_letter(board.alphabet, board.cells[j]) for j in range(first, last + 1, step))
+    return "".join(tile_letter(board.alphabet, board.cells[j])
+                   for j in range(first, last + 1, step))
 
 
 def turn_words(board: Board, placed: list) -> list[str]:

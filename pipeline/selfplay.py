@@ -2,9 +2,9 @@
 
 Each bot plays the best-scoring move lookup finds (under placement = "multi", Erudit, the
 greedy multi-word turn of cw.best_turn, no word formed twice in a game); with no play it
-exchanges its whole rack when the bag allows, else it passes. A game ends when a player empties its rack with the bag
-empty, or after the rules' number of scoreless turns in a row. Rack penalties at the end are
-out of scope: a score is the sum of the player's move scores.
+exchanges its whole rack when the bag allows, else it passes. A game ends when a player empties
+its rack with the bag empty, or after the rules' number of scoreless turns in a row. Rack
+penalties at the end are out of scope: a score is the sum of the player's move scores.
 
 The file (JSON, UTF-8, deterministic for a given lexicon, game, seed and count):
     {"format": "crossword-selfplay", "version": 1, "game": id, "seed": S, "games": N,

@@ -3,6 +3,7 @@ an independent brute force over sequences of single-line placements (tests/cross
 the rules of a turn, its score, and bad input."""
 
 import functools
+import random
 
 import pytest
 from crossword_oracle import brute_force_turns, grid_of
@@ -16,6 +17,7 @@ from crossword_support import (
 
 from lookup.crossword import CrosswordGame
 from lookup.errors import BadInput
+from pipeline.selfplay import play_game
 
 GAME = "erudit-ru"
 POSITIONS = 200
@@ -203,3 +205,19 @@ def test_real_midgame_positions():
         if checked == 12:
             break
     assert checked == 12
+
+
+def test_self_play_lays_greedy_turns_and_never_repeats_a_word():
+    cw = fixture_game(GAME)
+    positions, result = play_game(cw, random.Random(1), 0)
+    turns = [p for p in positions if " + " in p["move"]]
+    assert (result["plays"], len(turns), result["points"]) == (21, 17, 908)
+    assert sum(p["score"] for p in positions) == result["points"]
+    formed = []
+    for position in positions:
+        board = cw.parse_board(position["board"])
+        move = cw.best_turn(board, position["rack"], method="greedy", played_words=formed)
+        if move is not None:
+            assert move.notation() == position["move"]
+            formed += move.words
+    assert len(formed) == len(set(formed))
