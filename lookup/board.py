@@ -310,3 +310,26 @@ def run_bounds(cells, size: int, index: int, step: int) -> tuple[int, int]:
     while last != line_last and cells[last + step]:
         last += step
     return first, last
+
+
+def runs_through(cells, size: int, squares) -> list[tuple[int, int, int]]:
+    """The maximal runs of two or more tiles that hold one of `squares`, each once.
+
+    Args:
+        cells: tile codes, row-major (the board with the tiles of `squares` on it).
+        size: squares per side.
+        squares: square indexes (tiles of `cells`).
+
+    Returns:
+        (first, last, step) per run: across runs (step 1) first, then down runs (step
+        `size`), each group ordered by first square.
+    """
+    found = []
+    for step in (1, size):
+        runs = set()
+        for index in squares:
+            first, last = run_bounds(cells, size, index, step)
+            if first != last:
+                runs.add((first, last, step))
+        found.extend(sorted(runs))
+    return found

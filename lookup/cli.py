@@ -261,11 +261,15 @@ def moves(args) -> int:
             where = f"{move.direction} {move.row},{move.col}"
             word = move.notation().split()[2]
             formed = " ".join(w.upper() for w in move.words)
+        elif move.kind == "turn":  # several plays in one turn (Erudit): the parts in order
+            where = "turn"
+            word = move.notation().rsplit(" ", 1)[0]
+            formed = " ".join(w.upper() for w in move.words)
         else:
             where, word, formed = move.kind, move.exchanged, ""
         print(f"{rank:>3} {move.score:>5}  {where:<10} {word:<16} {formed}")
     print(f"({len(found)} shown, {elapsed * 1000:.1f} ms)")
-    if found and found[0].kind == "play":
+    if found and found[0].kind in ("play", "turn"):
         print()
         print(game.render(position, found[0]), end="")
     return 0

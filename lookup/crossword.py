@@ -4,13 +4,15 @@
     board = cw.parse_board(text)              # 15 lines: '.' empty, lowercase tile, UPPER blank
     cw.moves(board, rack="abc?def", top=20)   # scored legal moves, best first
     cw.score(board, move); cw.validate(board, placement); cw.render(board, move)
+    cw.best_turn(board, rack="облмеоб", method="full")   # Erudit: several words in one turn
 
 A game is its rules (lookup/crossword_rules.py, read from artifacts/crossword/<id>.json) plus
 its lexicon's GADDAG (lookup/game_lexicon.py, artifacts/lexicons/<lexicon>.gaddag, loaded on
 first use). The work is done elsewhere: boards in lookup/board.py, moves in lookup/move.py and
 lookup/movegen.py, one placement's checks and score in lookup/placement.py, the drawing in
-lookup/render.py. This module parses racks, scores words for word finders and lists exchanges
-and the pass. The games are the rules files that are built: `crossword_games()`.
+lookup/render.py, multi-word turns in lookup/turn.py and lookup/turn_search.py. This module
+parses racks, scores words for word finders and lists exchanges and the pass. The games are
+the rules files that are built: `crossword_games()`.
 """
 
 import functools
@@ -29,9 +31,19 @@ from lookup.placement import (
     placement_score,
     rack_problems,
     shape_problems,
+    square_problems,
     word_problems,
 )
 from lookup.render import render
+from lookup.turn import (
+    connection_problems,
+    played_set,
+    repeat_problems,
+    turn_problems,
+    turn_score,
+    turn_words,
+)
+from lookup.turn_search import METHODS, all_turns, greedy_turn, ranked
 
 __all__ = ["BLANK_SYMBOL", "CrosswordGame", "Move", "Rules", "crossword_game", "crossword_games"]
 
@@ -137,7 +149,7 @@ class CrosswordGame:
 
     def play(self, board: Board, move: Move) -> Board:
         """The board after a move (exchanges and passes leave it unchanged)."""
-        return board.with_tiles(move.placed) if move.kind == "play" else board
+        return board.with_tiles(move.placed) if move.kind in ("play", "turn") else board
 
     def tile_score(self, word: str) -> int:
         """Sum of the tile values of a word; uppercase letters and "?" are blanks (0).
@@ -175,18 +187,24 @@ class CrosswordGame:
 
     # --- moves ---------------------------------------------------------------------------
     def moves(self, board: Board, rack: str, top: int | None = None,
-              bag: int | None = None) -> list[Move]:
+              bag: int | None = None, played_words=None) -> list[Move]:
         """Every legal move with its score, best first.
 
         Plays come first among equal scores, then exchanges, then the pass; ties among plays
         are ordered by direction, row, column and tiles, so the order is deterministic.
+        Under placement = "multi" (Erudit), `top` ranks multi-word turns (kind "turn") with
+        the plays, found by the full search of best_turn (ties: fewer parts first); without
+        `top` the list holds the single-line plays, as every turn would be too many to list.
 
         Args:
             board: the position.
             rack: the tiles to play, "?" for a blank.
-            top: return only the best `top` moves (the search prunes by a score bound).
+            top: return only the best `top` moves (the single-line search prunes by a score
+                bound; the turn search visits every turn).
             bag: tiles in the bag, deciding whether exchanges are allowed; by default the
                 unseen tiles minus one full opponent rack.
+            played_words: under repeat_words = false, the words played earlier in the game;
+                the words on the board count in any case.
 
         Raises:
             BadInput: a rack the game or the board does not allow, or top < 1.
@@ -195,6 +213,78 @@ class CrosswordGame:
             raise BadInput(f"top must be at least 1, not {top}")
         r = self.rules
         letters, blanks = self.parse_rack(rack, board)
+        if r.placement == "multi" and top is not None:
+            moves = ranked(all_turns(self._plays, self._judge(board, played_words), board,
+                                     letters, blanks))[:top]
+        else:
+            moves = self._plays(board, letters, blanks, None if r.repeat_words else top)
+            if not r.repeat_words:
+                played = played_set(board, played_words)
+                moves = [m for m in moves if not repeat_problems(r, m.words, played)][:top]
+        in_rack = sum(letters.values()) + blanks
+        if bag is None:
+            on_board = sum(1 for code in board.cells if code)
+            bag = max(0, r.total_tiles - on_board - in_rack - r.rack_size)
+        if bag >= r.exchange_min_bag and in_rack:
+            tiles = "".join(letter * letters[letter] for letter in sorted(letters))
+            tiles += BLANK_SYMBOL * blanks
+            subsets = sorted({"".join(c) for k in range(1, len(tiles) + 1)
+                              for c in itertools.combinations(tiles, k)})
+            moves.extend(Move("exchange", exchanged=s) for s in subsets)
+        moves.append(Move("pass"))
+        # Plays are sorted best first and score >= 0; exchanges and the pass (score 0) follow
+        # them, which is their place in the order (plays first among equal scores).
+        return moves[:top] if top is not None else moves
+
+    def best_turn(self, board: Board, rack: str, method: str = "greedy",
+                  played_words=None) -> Move | None:
+        """The best turn under the game's rules: a play (one line) or, under placement =
+        "multi", a Move of kind "turn" whose `parts` are plays in an order they can be laid.
+
+        Args:
+            board: the position.
+            rack: the tiles to play, "?" for a blank.
+            method: "greedy", the best play then the best one the tiles left allow, until none
+                fits; or "full", the best turn of every sequence of plays (lookup/turn_search.py).
+            played_words: under repeat_words = false, the words played earlier in the game;
+                the words on the board count in any case.
+
+        Returns:
+            The move, or None when no tile can be placed.
+
+        Raises:
+            BadInput: a bad rack or an unknown method.
+        """
+        if method not in METHODS:
+            raise BadInput(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
+        letters, blanks = self.parse_rack(rack, board)
+        if self.rules.placement == "line":
+            plays = self.moves(board, rack, top=1, played_words=played_words)
+            return plays[0] if plays[0].kind == "play" else None
+        judge = self._judge(board, played_words)
+        if method == "greedy":
+            return greedy_turn(self._plays, judge, board, letters, blanks)
+        turns = ranked(all_turns(self._plays, judge, board, letters, blanks))
+        return turns[0] if turns else None
+
+    def _judge(self, board: Board, played_words):
+        """The judge of the turn search: a set of new tiles' score, None when it repeats a
+        word (the parts check everything else as they are laid).
+        """
+        played = played_set(board, played_words)
+        rules = self.rules
+
+        def judge(before: Board, placed: list) -> int | None:
+            if repeat_problems(rules, turn_words(before, placed), played):
+                return None
+            return turn_score(rules, before, placed)
+
+        return judge
+
+    def _plays(self, board: Board, letters: dict, blanks: int,
+               top: int | None = None) -> list[Move]:
+        """The single-line plays of a parsed rack, best first (the move generator)."""
+        r = self.rules
         lex = self.lexicon()
         to_lexicon = lex.to_lexicon
         layout = r.layout
@@ -216,47 +306,50 @@ class CrosswordGame:
                 codes = tuple(lex.to_game[c] for c in codes)
             moves.append(Move("play", row, col, _DIRECTIONS[direction], -negative, "", codes,
                               board, blank_bits))
-        in_rack = sum(letters.values()) + blanks
-        if bag is None:
-            on_board = sum(1 for code in board.cells if code)
-            bag = max(0, r.total_tiles - on_board - in_rack - r.rack_size)
-        if bag >= r.exchange_min_bag and in_rack:
-            tiles = "".join(letter * letters[letter] for letter in sorted(letters))
-            tiles += BLANK_SYMBOL * blanks
-            subsets = sorted({"".join(c) for k in range(1, len(tiles) + 1)
-                              for c in itertools.combinations(tiles, k)})
-            moves.extend(Move("exchange", exchanged=s) for s in subsets)
-        moves.append(Move("pass"))
-        # Plays are sorted best first and score >= 0; exchanges and the pass (score 0) follow
-        # them, which is their place in the order (plays first among equal scores).
-        return moves[:top] if top is not None else moves
+        return moves
 
     # --- one placement -------------------------------------------------------------------
-    def validate(self, board: Board, placement, rack: str | None = None) -> list[str]:
+    def validate(self, board: Board, placement, rack: str | None = None,
+                 played_words=None) -> list[str]:
         """Why a placement is illegal; an empty list when it is legal.
+
+        Under placement = "multi" (Erudit) the tiles may form several words anywhere: the
+        rules of lookup/turn.py apply.
 
         Args:
             board: the position.
             placement: a Move, or a list of (row, col, letter, is_blank) new tiles.
             rack: when given, the placement must use tiles of this rack.
+            played_words: under repeat_words = false, the words played earlier in the game;
+                the words on the board count in any case.
 
         Returns:
             One reason per problem, e.g. "tiles not in one line", "not connected: ...",
-            "cross word QX is not a word", "main word ZZZQ is not a word".
+            "cross word QX is not a word", "main word ZZZQ is not a word", "word KOT is
+            already played; erudit-ru forms each word once".
 
         Raises:
             BadInput: a placement that is not a list of new tiles, or a bad rack.
         """
         placed = placed_tiles(placement)
-        reasons, direction = shape_problems(self.rules, board, placed)
+        rules = self.rules
+        if rules.placement == "multi":
+            reasons = turn_problems(rules, board, placed, self.is_word, played_words)
+            if rack is not None:
+                reasons += rack_problems(placed, rack, *self.parse_rack(rack))
+            return reasons
+        reasons, direction = shape_problems(rules, board, placed)
         if rack is not None and not reasons:
             reasons = rack_problems(placed, rack, *self.parse_rack(rack))
         if reasons:
             return reasons
-        return word_problems(self.rules, board, placed, direction, self.is_word)
+        return word_problems(rules, board, placed, direction, self.is_word)
 
     def score(self, board: Board, move) -> int:
         """Score a placement by the game's rules (lookup/scoring.py), whatever the lexicon says.
+
+        Under placement = "multi" (Erudit) a placement is a turn: the sum of the words it
+        forms, each with the premiums of its new tiles, plus the bingo (lookup/turn.py).
 
         Args:
             board: the position before the move.
@@ -266,9 +359,15 @@ class CrosswordGame:
         Raises:
             BadInput: the tiles do not form one legal shape (see validate).
         """
-        if isinstance(move, Move) and move.kind != "play":
+        if isinstance(move, Move) and move.kind not in ("play", "turn"):
             return 0
         placed = placed_tiles(move)
+        if self.rules.placement == "multi":
+            reasons = (square_problems(self.rules, board, placed)
+                       or connection_problems(self.rules, board, placed))
+            if reasons:
+                raise BadInput(f"cannot score this turn: {reasons[0]}")
+            return turn_score(self.rules, board, placed)
         reasons, direction = shape_problems(self.rules, board, placed)
         if reasons:
             raise BadInput(f"cannot score this placement: {reasons[0]}")

@@ -7,30 +7,31 @@ is in docs/FORMATS.md ("## crossword games"), the rules of each game in docs/GAM
 Rules file (JSON object, UTF-8): "format" = "crossword-rules", "version", "config_sha256"
 (the TOML it was compiled from), "id", "name", "lexicon", "alphabet" (tile letters in code
 point order), "tiles" ({letter: [count, value]}, "?" the blanks), "rack_size", "bingo",
-"exchange_min_bag", "scoreless_turns_end", "min_word_length", "max_word_length", "start"
-([row, col]), "board" (one string per row of premium tokens "TW" "DW" "TL" "DL" "."), and
-"provenance" ({fact: source}).
+"exchange_min_bag", "scoreless_turns_end", "min_word_length", "max_word_length",
+"placement" ("line" or "multi"), "repeat_words" (bool), "start" ([row, col]), "board" (one
+string per row of premium tokens "TW" "DW" "TL" "DL" "."), and "provenance" ({fact: source}).
 """
 
 import functools
-import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from lookup.board import LETTER_MASK, Layout
 from lookup.errors import BadInput
 from lookup.formats import (
     BLANK_SYMBOL,
     CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION,
+    CROSSWORD_RULES_FIELDS,
     CROSSWORD_RULES_FORMAT,
     CROSSWORD_RULES_VERSION,
-    check_version,
     corrupt,
-    require_file,
 )
+from lookup.headers import read_json_header
 
 PROVENANCE_KEYS = ("board", "tiles", "values", "bingo", "rack_size", "exchange",
-                   "scoreless_turns", "lexicon")
+                   "scoreless_turns", "lexicon", "placement")
+# How the tiles of one turn may lie (docs/GAMES.md): "line", one row or column (Scrabble,
+# Wordfeud); "multi", several words anywhere, each connected to the board (Erudit).
+PLACEMENTS = ("line", "multi")
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class Rules:
         exchange_min_bag: an exchange needs at least this many tiles in the bag.
         scoreless_turns_end: that many scoreless turns in a row end the game.
         min_word_length, max_word_length: length limits of every word formed.
+        placement: "line" (a turn's tiles lie in one row or column) or "multi" (a turn may
+            form several words anywhere, lookup/turn.py).
+        repeat_words: False when a word may not be formed again (Erudit): not a word already
+            on the board, nor twice in one turn.
         layout: board size, start square and premiums.
         provenance: where each fact comes from.
     """
@@ -67,6 +72,8 @@ class Rules:
     scoreless_turns_end: int
     min_word_length: int
     max_word_length: int
+    placement: str
+    repeat_words: bool
     layout: Layout
     provenance: dict
 
@@ -93,6 +100,8 @@ class Rules:
             "scoreless_turns_end": self.scoreless_turns_end,
             "min_word_length": self.min_word_length,
             "max_word_length": self.max_word_length,
+            "placement": self.placement,
+            "repeat_words": self.repeat_words,
             "start": list(self.layout.start),
             "board": [" ".join(premiums[r * size:(r + 1) * size]) for r in range(size)],
             "provenance": dict(self.provenance),
@@ -164,14 +173,19 @@ def rules_from_dict(data: dict, where: str) -> Rules:
     if min(numbers.values()) < 0 or numbers["scoreless_turns_end"] < 1:
         raise BadInput(f"{where}: bingo and exchange_min_bag must be >= 0, "
                        "scoreless_turns_end >= 1")
+    placement = field("placement", str)
+    if placement not in PLACEMENTS:
+        raise BadInput(f"{where}: placement must be one of {', '.join(PLACEMENTS)}, not "
+                       f"{placement!r}")
+    repeat_words = field("repeat_words", bool)
     provenance = field("provenance", dict)
     for key in PROVENANCE_KEYS:
         if not isinstance(provenance.get(key), str) or not provenance[key].strip():
             raise BadInput(f"{where}: provenance.{key} must say where that fact comes from")
     return Rules(field("id", str), field("name", str), field("lexicon", str), alphabet, counts,
                  values, blanks, rack_size, numbers["bingo"], numbers["exchange_min_bag"],
-                 numbers["scoreless_turns_end"], min_length, max_length, layout,
-                 dict(provenance))
+                 numbers["scoreless_turns_end"], min_length, max_length, placement,
+                 repeat_words, layout, dict(provenance))
 
 
 @functools.lru_cache(maxsize=None)
@@ -183,25 +197,11 @@ def load_rules(path) -> Rules:
         CorruptArtifact: not JSON, not a rules file, or invalid content.
         UnsupportedFormat: a newer format version.
     """
-    path = Path(path)
-    require_file(path, f"artifacts/crossword/{path.stem}.json")
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise corrupt(path, f"not a JSON rules file ({error})") from None
-    _check_header(path, data)
+    data = read_json_header(path, make_target="crossword", format=CROSSWORD_RULES_FORMAT,
+                            versions=(CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION,
+                                      CROSSWORD_RULES_VERSION),
+                            fields=CROSSWORD_RULES_FIELDS)
     try:
         return rules_from_dict(data, str(path))
     except BadInput as error:
-        raise corrupt(path, str(error)) from None
-
-
-def _check_header(path: Path, data) -> None:
-    """Raise CorruptArtifact or UnsupportedFormat unless `data` is a readable rules file."""
-    if not isinstance(data, dict) or data.get("format") != CROSSWORD_RULES_FORMAT:
-        raise corrupt(path, f"not a {CROSSWORD_RULES_FORMAT} file")
-    version = data.get("version")
-    if not isinstance(version, int):
-        raise corrupt(path, "format version missing")
-    check_version(path, version, CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION,
-                  CROSSWORD_RULES_VERSION)
+        raise corrupt(path, str(error), "crossword") from None

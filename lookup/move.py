@@ -1,44 +1,52 @@
-"""A crossword move: a placement of tiles ("play"), an exchange, or a pass.
+"""A crossword move: a placement of tiles in one line ("play"), a multi-word turn ("turn",
+Erudit), an exchange, or a pass.
 
 The move generator lists tens of thousands of moves per position, so a Move holds only what
 it was generated with (square, direction, the main word's tile codes, which new tiles are
-blanks, the board) and works out its words and new tiles on first use.
+blanks, the board) and works out its words and new tiles on first use. A turn is the plays it
+is laid as (`parts`), each on the board the parts before it leave.
 """
 
-from lookup.board import BLANK, Board, run_bounds, tile_letter, tile_text
+from lookup.board import BLANK, Board, run_bounds, runs_through, tile_letter, tile_text
 
 # Board squares from one letter of a word to the next, by direction.
 STEPS = {"H": (0, 1), "V": (1, 0)}
 
 
 class Move:
-    """One move: a placement of tiles ("play"), an exchange, or a pass.
+    """One move: a placement of tiles in one line ("play"), a multi-word turn ("turn"), an
+    exchange, or a pass.
 
     Attributes:
-        kind: "play", "exchange" or "pass".
+        kind: "play", "turn", "exchange" or "pass".
         row, col: 0-based square of the main word's first letter (None unless a play).
         direction: "H" (across) or "V" (down) (None unless a play).
         score: points the move scores.
         exchanged: the tiles an exchange returns to the bag ("?" for a blank), else "".
+        parts: a turn's plays in an order in which they can be laid, each a Move of kind
+            "play" on the board the parts before it leave (its own score is its score there);
+            () unless a turn.
     Computed on first use (a position can have tens of thousands of moves):
         word: the main word, lowercase ("" unless a play).
         placed: the new tiles, [(row, col, letter, is_blank)], in reading order.
-        words: every word formed: the main word first, then each cross word of two letters
-            or more in the order of the tiles that form them.
+        words: every word formed. A play: the main word first, then each cross word of two
+            letters or more in the order of the tiles that form them. A turn: every run of
+            two tiles or more holding a new tile, the runs across first, then down.
     """
 
-    __slots__ = ("kind", "row", "col", "direction", "score", "exchanged", "_plain", "_blanks",
-                 "_board", "_cache")
+    __slots__ = ("kind", "row", "col", "direction", "score", "exchanged", "parts", "_plain",
+                 "_blanks", "_board", "_cache")
 
     def __init__(self, kind: str, row=None, col=None, direction=None, score: int = 0,
                  exchanged: str = "", codes: tuple = (), board: Board | None = None,
-                 blanks: int = 0):
+                 blanks: int = 0, parts: tuple = ()):
         self.kind = kind
         self.row = row
         self.col = col
         self.direction = direction
         self.score = score
         self.exchanged = exchanged
+        self.parts = tuple(parts)
         # The main word's tile codes, plus bit i of `blanks` for a blank at position i (the
         # generator lists many moves; the codes with blank bits are made on first use).
         self._plain = codes
@@ -55,8 +63,13 @@ class Move:
 
     def _details(self):
         if self._cache is None:
-            self._cache = _play_details(self._board, self.row, self.col, self.direction,
-                                        self._codes) if self.kind == "play" else ("", [], [])
+            if self.kind == "play":
+                self._cache = _play_details(self._board, self.row, self.col, self.direction,
+                                            self._codes)
+            elif self.kind == "turn":
+                self._cache = _turn_details(self.parts)
+            else:
+                self._cache = ("", [], [])
         return self._cache
 
     @property
@@ -75,7 +88,11 @@ class Move:
         return self._details()[2]
 
     def key(self) -> tuple:
-        """Identity of the move: kind, square, direction, tile codes, exchanged tiles."""
+        """Identity of the move: kind, square, direction, tile codes, exchanged tiles; a turn:
+        its new tiles.
+        """
+        if self.kind == "turn":
+            return (self.kind, tuple(self.placed))
         return (self.kind, self.row, self.col, self.direction, self._codes, self.exchanged)
 
     def __eq__(self, other):
@@ -87,13 +104,21 @@ class Move:
         return hash(self.key())
 
     def notation(self) -> str:
-        """Short text: "H 7,3 caT 10" (blanks uppercase), "exchange abc", "pass"."""
+        """Short text: "H 7,3 caT 10" (blanks uppercase), a turn "H 7,3 cat + V 8,5 tOn 31"
+        (its parts, then its score), "exchange abc", "pass".
+        """
         if self.kind == "exchange":
             return f"exchange {self.exchanged}"
         if self.kind == "pass":
             return "pass"
+        if self.kind == "turn":
+            return " + ".join(part._line() for part in self.parts) + f" {self.score}"
+        return f"{self._line()} {self.score}"
+
+    def _line(self) -> str:
+        """A play's notation without its score: "H 7,3 caT"."""
         letters = "".join(tile_text(self._board.alphabet, code) for code in self._codes)
-        return f"{self.direction} {self.row},{self.col} {letters} {self.score}"
+        return f"{self.direction} {self.row},{self.col} {letters}"
 
     def __repr__(self):
         """Move('H 7,3 Zebra 12')."""
@@ -104,7 +129,8 @@ class Move:
         return {"kind": self.kind, "row": self.row, "col": self.col,
                 "direction": self.direction, "word": self.word,
                 "placed": [list(tile) for tile in self.placed], "words": self.words,
-                "score": self.score, "exchanged": self.exchanged}
+                "score": self.score, "exchanged": self.exchanged,
+                "parts": [part.to_dict() for part in self.parts]}
 
 
 def _play_details(board: Board, row: int, col: int, direction: str, codes: tuple):
@@ -126,6 +152,18 @@ def _play_details(board: Board, row: int, col: int, direction: str, codes: tuple
         if len(cross) >= 2:
             words.append(cross)
     return word, placed, words
+
+
+def _turn_details(parts: tuple):
+    """("", new tiles, every word formed) of a turn laid as `parts`; see Move."""
+    board = parts[0]._board
+    placed = sorted(tile for part in parts for tile in part.placed)
+    after = board.with_tiles(placed)
+    n = board.size
+    runs = runs_through(after.cells, n, [row * n + col for row, col, _l, _b in placed])
+    words = ["".join(tile_letter(board.alphabet, after.cells[j])
+                     for j in range(first, last + 1, step)) for first, last, step in runs]
+    return "", placed, words
 
 
 def line_word(board: Board, index: int, step: int) -> str:

@@ -38,23 +38,7 @@ def shape_problems(rules: Rules, board: Board, placed: list) -> tuple[list[str],
         (reasons, "H" or "V"); the direction is None when the tiles are not in one line.
     """
     n = rules.layout.size
-    reasons = []
-    if not placed:
-        return ["no tiles placed"], None
-    if len(placed) > rules.rack_size:
-        reasons.append(f"{len(placed)} tiles placed; a rack holds {rules.rack_size}")
-    seen = set()
-    for row, col, letter, _blank in placed:
-        if not (0 <= row < n and 0 <= col < n):
-            reasons.append(f"square row {row} col {col} is off the board")
-        elif board.cells[row * n + col]:
-            reasons.append(f"square row {row} col {col} already holds "
-                           f"{board.letter(row, col)!r}")
-        elif (row, col) in seen:
-            reasons.append(f"two tiles on row {row} col {col}")
-        if letter not in rules.counts:
-            reasons.append(f"{letter!r} is not a letter of {rules.id}")
-        seen.add((row, col))
+    reasons = square_problems(rules, board, placed)
     if reasons:
         return reasons, None
     rows = {row for row, _c, _l, _b in placed}
@@ -88,6 +72,31 @@ def shape_problems(rules: Rules, board: Board, placed: list) -> tuple[list[str],
         reasons.append(f"main word {main.upper()} is shorter than {rules.min_word_length} "
                        "letters")
     return reasons, direction
+
+
+def square_problems(rules: Rules, board: Board, placed: list) -> list[str]:
+    """Reasons the new tiles cannot go where they are: none, more than a rack, a square off the
+    board, taken or used twice, a letter the game lacks.
+    """
+    n = rules.layout.size
+    if not placed:
+        return ["no tiles placed"]
+    reasons = []
+    if len(placed) > rules.rack_size:
+        reasons.append(f"{len(placed)} tiles placed; a rack holds {rules.rack_size}")
+    seen = set()
+    for row, col, letter, _blank in placed:
+        if not (0 <= row < n and 0 <= col < n):
+            reasons.append(f"square row {row} col {col} is off the board")
+        elif board.cells[row * n + col]:
+            reasons.append(f"square row {row} col {col} already holds "
+                           f"{board.letter(row, col)!r}")
+        elif (row, col) in seen:
+            reasons.append(f"two tiles on row {row} col {col}")
+        if letter not in rules.counts:
+            reasons.append(f"{letter!r} is not a letter of {rules.id}")
+        seen.add((row, col))
+    return reasons
 
 
 def rack_problems(placed: list, rack: str, letters: dict, blanks: int) -> list[str]:

@@ -14,6 +14,11 @@ the moves that differ only in which new tiles are blanks, the score with no blan
 blank costs on each square (the score is linear in those choices); the tests check every
 generated score against an independent brute-force scorer.
 
+A multi-word turn (Erudit, lookup/turn.py) is scored by `score_runs`: every run of two tiles
+or more that holds a new tile is a word scored on its own by the same rules (letter and word
+premiums under the tiles new this turn), plus the bingo once. For a single-line placement
+the runs are its main word and its cross words, so both functions give the same score.
+
 Worked example (Scrabble, empty board, "cat" across row 7 from col 5): c=3, a=1, t=1; the
 centre (7, 7) is DW and under the new t, no letter premium, so (3 + 1 + 1) * 2 = 10.
 """
@@ -170,3 +175,31 @@ def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tupl
                                      else 0))
              for index, letter in zip(squares, letters)]
     return main * multiplier + cross + bonus, squares, costs
+
+
+def score_runs(cells, new, runs, letter_mult, word_mult, values, rack_size: int,
+               bingo: int) -> int:
+    """Score a turn as the sum of its words, each with the premiums of the new tiles in it.
+
+    Args:
+        cells: tile codes after the turn, row-major.
+        new: the squares of the tiles placed this turn (a set of indexes).
+        runs: (first, last, step) of every word the turn forms (lookup.board.runs_through).
+        letter_mult: letter multiplier per square.
+        word_mult: word multiplier per square.
+        values: tile values by code (see tile_values).
+        rack_size: tiles of a full rack; placing that many earns `bingo`, once.
+        bingo: the bingo bonus.
+    """
+    total = 0
+    for first, last, step in runs:
+        word = 0
+        multiplier = 1
+        for index in range(first, last + 1, step):
+            if index in new:
+                word += values[cells[index]] * letter_mult[index]
+                multiplier *= word_mult[index]
+            else:
+                word += values[cells[index]]
+        total += word * multiplier
+    return total + (bingo if len(new) == rack_size else 0)

@@ -1,9 +1,10 @@
 """Self-play: two greedy bots play a crossword game from a seeded bag; every position is kept.
 
-Each bot plays the best-scoring move lookup finds; with no play it exchanges its whole rack
-when the bag allows, else it passes. A game ends when a player empties its rack with the bag
-empty, or after the rules' number of scoreless turns in a row. Rack penalties at the end are
-out of scope: a score is the sum of the player's move scores.
+Each bot plays the best-scoring move lookup finds (under placement = "multi", Erudit, the
+greedy multi-word turn of cw.best_turn, no word formed twice in a game); with no play it
+exchanges its whole rack when the bag allows, else it passes. A game ends when a player empties
+its rack with the bag empty, or after the rules' number of scoreless turns in a row. Rack
+penalties at the end are out of scope: a score is the sum of the player's move scores.
 
 The file (JSON, UTF-8, deterministic for a given lexicon, game, seed and count):
     {"format": "crossword-selfplay", "version": 1, "game": id, "seed": S, "games": N,
@@ -56,10 +57,15 @@ def play_game(cw: CrosswordGame, rng: random.Random, game: int) -> tuple[list, d
     scoreless = 0
     player = 0
     turn = 0
+    played: set[str] = set()
     while turn < _MAX_TURNS and scoreless < rules.scoreless_turns_end:
         rack = racks[player]
-        best = cw.moves(board, _rack_text(cw, rack), top=1, bag=len(bag))[0]
-        if best.kind != "play":
+        if rules.placement == "multi":
+            best = cw.best_turn(board, _rack_text(cw, rack), method="greedy",
+                                played_words=played) or Move("pass")
+        else:
+            best = cw.moves(board, _rack_text(cw, rack), top=1, bag=len(bag))[0]
+        if best.kind not in ("play", "turn"):
             best = (Move("exchange", exchanged=_rack_text(cw, rack))
                     if len(bag) >= rules.exchange_min_bag else Move("pass"))
         positions.append({"game": game, "turn": turn, "player": player, "board": board.text(),
@@ -67,7 +73,8 @@ def play_game(cw: CrosswordGame, rng: random.Random, game: int) -> tuple[list, d
                           "scores": list(scores), "move": best.notation(),
                           "score": best.score})
         turn += 1
-        if best.kind == "play":
+        if best.kind in ("play", "turn"):
+            played.update(best.words)
             board = cw.play(board, best)
             for _row, _col, letter, is_blank in best.placed:
                 rack.remove(BLANK_SYMBOL if is_blank else letter)

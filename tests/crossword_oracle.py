@@ -7,6 +7,7 @@ lookup/scoring.py. Boards are plain lists of rows of (letter, is_blank) or None.
 """
 
 from collections import Counter
+from dataclasses import replace
 from itertools import combinations
 
 
@@ -43,21 +44,9 @@ def reference_score(rules, grid, new: dict) -> int:
     """
     n = len(grid)
     after = _overlay(grid, new)
-    letter_premium = {"DL": 2, "TL": 3}
-    word_premium = {"DW": 2, "TW": 3}
 
     def word_score(squares):
-        total = 0
-        factor = 1
-        for r, c in squares:
-            letter, is_blank = after(r, c)
-            value = 0 if is_blank else rules.values[letter]
-            if (r, c) in new:
-                premium = rules.layout.premiums[r * n + c]
-                value *= letter_premium.get(premium, 1)
-                factor *= word_premium.get(premium, 1)
-            total += value
-        return total * factor
+        return _word_score(rules, after, new, squares)
 
     rows = {r for r, _c in new}
     if len(rows) == 1:
@@ -76,6 +65,25 @@ def reference_score(rules, grid, new: dict) -> int:
     if len(new) == rules.rack_size:
         total += rules.bingo
     return total
+
+
+def _word_score(rules, after, new: dict, squares) -> int:
+    """One word on `squares` of the board `after`: letter premiums on the letter, then word
+    premiums (several multiply), premiums only under the `new` tiles, a blank worth 0."""
+    n = rules.layout.size
+    letter_premium = {"DL": 2, "TL": 3}
+    word_premium = {"DW": 2, "TW": 3}
+    total = 0
+    factor = 1
+    for r, c in squares:
+        letter, is_blank = after(r, c)
+        value = 0 if is_blank else rules.values[letter]
+        if (r, c) in new:
+            premium = rules.layout.premiums[r * n + c]
+            value *= letter_premium.get(premium, 1)
+            factor *= word_premium.get(premium, 1)
+        total += value
+    return total * factor
 
 
 class WordIndex:
@@ -120,6 +128,7 @@ def brute_force_moves(rules, grid, rack: str, index: WordIndex) -> set:
     for letter in have:
         rack_bits |= index.bit[letter]
     empty_board = not any(any(row) for row in grid)
+    on_board = grid_words(grid)
     start = rules.layout.start
     # Words the rack alone can spell, by length: the candidates of lines without tiles.
     spellable: dict[int, list] = {}
@@ -188,10 +197,40 @@ def brute_force_moves(rules, grid, rack: str, index: WordIndex) -> set:
                                                   (grid[r][c][0].upper() if grid[r][c][1]
                                                    else grid[r][c][0])
                                                   for i, (r, c) in enumerate(squares))
+                                if not rules.repeat_words and repeats(
+                                        reference_words(grid, new), on_board):
+                                    continue
                                 row, col = squares[0]
                                 found.add((direction, row, col, letters,
                                            reference_score(rules, grid, new)))
     return found
+
+
+def reference_words(grid, new: dict) -> list[str]:
+    """Every word placing `new` forms: each maximal run of 2+ tiles, across or down, through a
+    new tile, once per run."""
+    n = len(grid)
+    after = _overlay(grid, new)
+    runs = []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r, c in sorted(new):
+            run = _run(after, n, r, c, dr, dc)
+            if len(run) > 1 and run not in runs:
+                runs.append(run)
+    return ["".join(after(a, b)[0] for a, b in run) for run in runs]
+
+
+def grid_words(grid) -> set[str]:
+    """Every run of 2+ tiles on the board, across and down."""
+    n = len(grid)
+    tiles = {(r, c): grid[r][c] for r in range(n) for c in range(n) if grid[r][c]}
+    empty = [[None] * n for _ in range(n)]
+    return set(reference_words(empty, tiles))
+
+
+def repeats(words: list[str], played: set[str]) -> bool:
+    """True when a word is already played or formed twice (repeat_words = false)."""
+    return len(set(words)) < len(words) or any(word in played for word in words)
 
 
 def _cross_words_ok(grid, new, direction, words) -> bool:
@@ -213,3 +252,65 @@ def generated(moves) -> set:
             letters = m.notation().split()[2]
             out.add((m.direction, m.row, m.col, letters, m.score))
     return out
+
+
+def reference_turn_score(rules, grid, new: dict) -> int:
+    """Score of a multi-word turn (docs/GAMES.md "## Erudit"): every run of 2+ tiles through a
+    new tile scored on its own, letter premiums on the letter and word premiums on the word
+    under the new tiles only, a blank worth 0, plus the bingo once for a full rack."""
+    n = len(grid)
+    after = _overlay(grid, new)
+    total = 0
+    seen = []
+    for dr, dc in ((0, 1), (1, 0)):
+        for r, c in new:
+            run = _run(after, n, r, c, dr, dc)
+            if len(run) > 1 and run not in seen:
+                seen.append(run)
+                total += _word_score(rules, after, new, run)
+    return total + (rules.bingo if len(new) == rules.rack_size else 0)
+
+
+def brute_force_turns(rules, grid, rack: str, index: WordIndex, max_parts: int = 3) -> dict:
+    """Every legal turn of up to `max_parts` single-line placements, {frozenset of new tiles
+    (row, col, letter, is_blank): score}.
+
+    Each placement comes from brute_force_moves on the board the ones before it leave, with
+    the tiles left; the final board is then checked from scratch (every word in the word set,
+    no word repeated when the rules forbid it) and scored by reference_turn_score.
+    """
+    step_rules = replace(rules, repeat_words=True)
+    on_board = grid_words(grid)
+    found = {}
+
+    def extend(new: dict, left: str, parts: int) -> None:
+        if parts == max_parts or not left:
+            return
+        current = [[new.get((r, c)) or grid[r][c] for c in range(len(grid))]
+                   for r in range(len(grid))]
+        for direction, row, col, letters, _score in brute_force_moves(step_rules, current,
+                                                                      left, index):
+            dr, dc = (0, 1) if direction == "H" else (1, 0)
+            added = {}
+            for k, ch in enumerate(letters):
+                square = (row + k * dr, col + k * dc)
+                if not current[square[0]][square[1]]:
+                    added[square] = (ch.lower(), ch != ch.lower())
+            tiles = {**new, **added}
+            key = frozenset((r, c, letter, blank) for (r, c), (letter, blank) in tiles.items())
+            # A set reached again with no fewer parts can add nothing.
+            if visited.get(key, max_parts + 1) <= parts + 1:
+                continue
+            visited[key] = parts + 1
+            words = reference_words(grid, tiles)
+            if all(word in index.words for word in words) and not (
+                    not rules.repeat_words and repeats(words, on_board)):
+                found[key] = reference_turn_score(rules, grid, tiles)
+            rest = list(left)
+            for letter, blank in added.values():
+                rest.remove("?" if blank else letter)
+            extend(tiles, "".join(rest), parts + 1)
+
+    visited: dict = {}
+    extend({}, rack, 0)
+    return found

@@ -3,7 +3,10 @@
 tests/golden/crossword-moves.txt holds, for each game, the top GOLDEN_TOP moves (notation,
 score and every word formed) of: the empty board with the first self-play rack, with no blank
 and with two; and three midgame positions of tests/fixtures/crossword/selfplay-<game>.json
-with 0, 1 and 2 blanks in the rack (tests/crossword_support.py `blank_variant`).
+with 0, 1 and 2 blanks in the rack (tests/crossword_support.py `blank_variant`). Under
+placement = "multi" (Erudit) the file holds the single-line plays (moves without `top`): the
+ranking with multi-word turns is a full search, minutes per position with two blanks, and
+tests/test_erudit_turns.py checks it.
 tests/test_crossword_golden.py compares the generator with the file exactly; after a
 deliberate change (generator, scoring, rules, lexicon, self-play positions) `make
 approve-moves` rewrites the file and prints which positions changed, for review in the diff.
@@ -45,7 +48,11 @@ def game_text(game: str) -> str:
                 break
         taken = max(taken, number)
         lines.append(position_header(game, number, rack))
-        for rank, move in enumerate(cw.moves(board, rack, top=GOLDEN_TOP), start=1):
+        if cw.rules.placement == "multi":
+            best = cw.moves(board, rack)[:GOLDEN_TOP]
+        else:
+            best = cw.moves(board, rack, top=GOLDEN_TOP)
+        for rank, move in enumerate(best, start=1):
             formed = " ".join(word.upper() for word in move.words)
             lines.append(f"{rank:>3} {move.notation()}  {formed}".rstrip())
     return "\n".join(lines) + "\n"

@@ -143,7 +143,7 @@ def test_moves_are_complete_objects():
     assert best.words == ["scat"]
     assert best.to_dict() == {"kind": "play", "row": 7, "col": 4, "direction": "H",
                               "word": "scat", "placed": [[7, 4, "s", False]],
-                              "words": ["scat"], "score": 6, "exchanged": ""}
+                              "words": ["scat"], "score": 6, "exchanged": "", "parts": []}
     rest = moves[len(plays):]
     assert [(m.kind, m.exchanged, m.score) for m in rest] == [
         ("exchange", "?", 0), ("exchange", "s", 0), ("exchange", "s?", 0), ("pass", "", 0)]

@@ -65,7 +65,7 @@ def test_moves_json_from_stdin(artifacts):
     data = json.loads(result.stdout)
     assert data["rack"] == "s" and len(data["moves"]) == 2
     assert set(data["moves"][0]) == {"kind", "row", "col", "direction", "word", "placed",
-                                     "words", "score", "exchanged"}
+                                     "words", "score", "exchanged", "parts"}
 
 
 @pytest.mark.parametrize("args, message", [
@@ -141,3 +141,24 @@ def test_committed_positions_are_real_positions(game):
         seen += Counter(position["rack"]) + Counter(position["bag"])
         # What is not seen is on the opponent's rack: at most a full rack.
         assert not seen - full and sum((full - seen).values()) <= cw.rules.rack_size
+
+
+def test_moves_lists_erudit_turns(tmp_path):
+    """A turn row names its parts in order; the board marks the new tiles of every part."""
+    (tmp_path / "lexicons").mkdir()
+    source = gaddag_file(["кот", "ко", "то", "кто"], lexicon_alphabet("opencorpora-nouns"),
+                         "cli-erudit")
+    (tmp_path / "lexicons" / "opencorpora-nouns.gaddag").write_bytes(source.read_bytes())
+    result = wordpack_build(tmp_path, "crossword", "config/crossword/erudit-ru.toml", "-o",
+                            str(tmp_path / "crossword" / "erudit-ru.json"))
+    assert result.returncode == 0, result.stderr
+    rows = ["." * 15] * 15
+    rows[7] = "." * 6 + "кот" + "." * 6
+    result = wordpack(tmp_path, "moves", "erudit-ru", "--board", "-", "--rack", "оо", "--top",
+                      "3", stdin="\n".join(rows) + "\n")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].split() == ["1", "8", "turn", "V", "7,6", "ко", "+", "V", "7,8", "то",
+                                "КО", "ТО"]
+    assert lines[2].split() == ["2", "4", "V", "7,6", "ко", "КО"]
+    assert lines[7 + 8].count("[о]") == 2  # row 8: the о of each part

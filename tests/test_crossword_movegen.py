@@ -45,7 +45,7 @@ def test_empty_board(game, blanks):
                          for m in plays)
 
 
-@pytest.mark.parametrize("game", ["scrabble-en", "erudit-ru"])
+@pytest.mark.parametrize("game", ["scrabble-en", "wordfeud-nl"])
 def test_top_is_the_head_of_the_full_list(game):
     cw = fixture_game(game)
     for _number, board, rack in cases(cw, game, count=12, step=17):

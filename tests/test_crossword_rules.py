@@ -43,6 +43,16 @@ WORDFEUD_QUARTER = ["TL . . . TW . . DL", ". DL . . . TL . .", ". . DW . . . DL 
                     ". . DL . DL . . .", "DL . . DW . . . ."]
 
 
+@pytest.mark.parametrize("game, placement, repeat_words", [
+    ("scrabble-en", "line", True),
+    ("wordfeud-en", "line", True),
+    ("wordfeud-nl", "line", True),
+    ("erudit-ru", "multi", False),
+])
+def test_placement_rules(game, placement, repeat_words):
+    assert (rules(game).placement, rules(game).repeat_words) == (placement, repeat_words)
+
+
 @pytest.mark.parametrize("game, total, blanks, bingo, lexicon", [
     ("scrabble-en", 100, 2, 50, "enable"),
     ("wordfeud-en", 104, 2, 40, "enable"),
@@ -103,7 +113,7 @@ def test_erudit_board_is_scrabble_with_a_plain_centre():
 def test_every_fact_has_provenance(game):
     provenance = rules(game).provenance
     assert set(provenance) >= {"board", "tiles", "values", "bingo", "rack_size", "exchange",
-                               "scoreless_turns", "lexicon"}
+                               "scoreless_turns", "lexicon", "placement"}
 
 
 def test_build_is_deterministic_and_round_trips(tmp_path):
@@ -113,7 +123,7 @@ def test_build_is_deterministic_and_round_trips(tmp_path):
     build_crossword(config, second)
     assert first.read_bytes() == second.read_bytes()
     data = json.loads(first.read_text(encoding="utf-8"))
-    assert data["format"] == "crossword-rules" and data["version"] == 1
+    assert data["format"] == "crossword-rules" and data["version"] == 2
     assert load_rules(first) == read_rules(config)
     meta = json.loads((first.parent / "_erudit-ru.json.meta.json").read_text())
     assert meta["inputs"][0]["path"].endswith("config/crossword/erudit-ru.toml")
@@ -139,6 +149,8 @@ def _config(**changes) -> dict:
     ({"min_word_length": 1}, "need 2 <= min_word_length"),
     ({"max_word_length": 16}, "max_word_length <= 15"),
     ({"provenance": {"board": "x"}}, "provenance.tiles must say where"),
+    ({"placement": "grid"}, "placement must be one of line, multi, not 'grid'"),
+    ({"repeat_words": 1}, "repeat_words must be a bool, not 1"),
 ])
 def test_bad_rules_are_one_line_errors(changes, message):
     with pytest.raises(BadInput, match=message.replace("(", r"\(").replace(")", r"\)")) as error:
@@ -154,7 +166,7 @@ def test_rules_file_must_be_named_after_its_id(tmp_path):
 
 
 def test_reader_refuses_bad_artifacts(tmp_path):
-    with pytest.raises(ArtifactMissing, match=r"make artifacts/crossword/nope.json"):
+    with pytest.raises(ArtifactMissing, match=r"nope.json does not exist: run `make crossword`"):
         load_rules(tmp_path / "nope.json")
     good = json.loads(rules_json(rules("scrabble-en"), "0" * 64))
     cases = {
@@ -166,9 +178,27 @@ def test_reader_refuses_bad_artifacts(tmp_path):
         (tmp_path / name).write_text(text)
         with pytest.raises(CorruptArtifact):
             load_rules(tmp_path / name)
-    (tmp_path / "newer.json").write_text(json.dumps({**good, "version": 2}))
+    header_cases = {
+        "no-version.json": ({k: v for k, v in good.items() if k != "version"},
+                            "header field 'version' is missing"),
+        "no-sha.json": ({k: v for k, v in good.items() if k != "config_sha256"},
+                        "header field 'config_sha256' is missing"),
+        "bad-id.json": ({**good, "id": 7}, "header field 'id' should be a string, not an integer"),
+    }
+    for name, (content, message) in header_cases.items():
+        (tmp_path / name).write_text(json.dumps(content))
+        with pytest.raises(CorruptArtifact, match=f"{name}: {message}; delete it and run "
+                           "`make crossword` to rebuild"):
+            load_rules(tmp_path / name)
+    (tmp_path / "newer.json").write_text(json.dumps({**good, "version": 3}))
     with pytest.raises(UnsupportedFormat):
         load_rules(tmp_path / "newer.json")
+    older = {key: value for key, value in good.items()
+             if key not in ("placement", "repeat_words")}
+    (tmp_path / "older.json").write_text(json.dumps({**older, "version": 1}))
+    with pytest.raises(UnsupportedFormat, match=r"version 1 is not supported \(this reader "
+                       r"reads 2\); rebuild it with `make crossword`"):
+        load_rules(tmp_path / "older.json")
 
 
 def test_crossword_game_names(tmp_path, monkeypatch):

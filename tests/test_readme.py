@@ -100,7 +100,9 @@ def small(tmp_path_factory):
     subprocess.run(["make", "-C", str(REPO), f"ARTIFACTS={built}",
                     f"SOURCES={FIXTURES / 'sources'}", f"GUESSING_CONFIG={built}/guessing.toml",
                     "guessing", f"{built}/lexicons/enable.dawg", f"{built}/lexicons/enable.gaddag",
-                    f"{built}/crossword/scrabble-en.json"],
+                    f"{built}/crossword/scrabble-en.json",
+                    f"{built}/lexicons/opencorpora-nouns.gaddag",
+                    f"{built}/crossword/erudit-ru.json"],
                    capture_output=True, text=True, check=True)
     return built
 
