@@ -48,6 +48,7 @@ from lookup.engine_kernel import (
 from lookup.errors import BadInput
 from lookup.movegen import transposed
 from lookup.scoring import tile_values
+from lookup.turn import played_set, repeat_problems
 
 _DIRECTIONS = ("H", "V")
 # Leave keys are base-64 numbers in an int64 (lookup/engine_kernel.py).
@@ -265,7 +266,12 @@ class MoveEngine:
                           tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]),
                           rows[at + R_BLANKS], at))
         keyed.sort()
-        return [self.move(rows, board, item[-1]) for item in keyed]
+        found = [self.move(rows, board, item[-1]) for item in keyed]
+        if not self.cw.rules.repeat_words:
+            # The kernel knows nothing of the words already played: filter as moves() does.
+            played = played_set(board, None)
+            found = [m for m in found if not repeat_problems(self.cw.rules, m.words, played)]
+        return found
 
     def best(self, board: Board, rack: str, leaves: LeaveTable | None = None):
         """The best play by score (+ leave value with `leaves`), ties broken as in
@@ -274,9 +280,39 @@ class MoveEngine:
         Raises:
             BadInput: a rack the game or the board does not allow.
         """
+        if not self.cw.rules.repeat_words:
+            return self._best_without_repeats(board, rack, leaves)
         record, _equity = self.search_cells(self.cells(board), self.rack_counts(rack, board),
                                             best=True, leaves=leaves)
         return None if record is None else self.move(record, board)
+
+    def _best_without_repeats(self, board: Board, rack: str, leaves: LeaveTable | None):
+        """best() under repeat_words = false: the kernel cannot refuse a repeated word, so
+        rank the filtered plays (in moves() order, the first of equal equity wins).
+        """
+        best, best_equity = None, None
+        for move in self.plays(board, rack):
+            equity = move.score
+            if leaves is not None:
+                equity += self._leave_value(leaves, _kept_tiles(rack, move))
+            if best_equity is None or equity > best_equity:
+                best, best_equity = move, equity
+        return best
+
+    def _leave_value(self, leaves: LeaveTable, kept: str) -> float:
+        if not kept:
+            return 0.0
+        key = self.leave_key(kept)
+        slot = leave_slot(leaves.keys, key)
+        return float(leaves.values[slot]) if leaves.keys[slot] == key else 0.0
+
+
+def _kept_tiles(rack: str, move: Move) -> str:
+    """The rack's tiles left after a play ("?" for a blank)."""
+    left = list(rack.lower())
+    for _row, _col, letter, is_blank in move.placed:
+        left.remove("?" if is_blank else letter)
+    return "".join(left)
 
 
 @functools.lru_cache(maxsize=8)
