@@ -15,7 +15,7 @@ import sys
 import time
 
 import lookup
-from lookup.errors import BadInput, UnknownName, WordpackError
+from lookup.errors import BadInput, CorruptArtifact, UnknownName, WordpackError
 
 CANDIDATES_SHOWN = 50
 
@@ -107,22 +107,46 @@ def match(args) -> int:
 
 
 def info(args) -> int:
-    """Every built artifact with its size, format and licences (from manifest.json)."""
+    """Every built artifact with its size, format and licences (from manifest.json).
+
+    With --verify, each file's size and sha256 are checked against the manifest (the loaders
+    check only headers, shapes and the small lists' checksums).
+    """
+    from lookup.formats import sha256_file
     from lookup.paths import artifacts_dir
 
-    manifest_path = artifacts_dir() / "manifest.json"
+    directory = artifacts_dir()
+    manifest_path = directory / "manifest.json"
     if not manifest_path.is_file():
         raise BadInput(f"{manifest_path} does not exist: run `make` to build the artifacts")
     manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    entries = manifest["artifacts"]
+    problems = {}
+    if args.verify:
+        for entry in entries:
+            path = directory / entry["path"]
+            if not path.is_file():
+                problems[entry["path"]] = "missing"
+            elif path.stat().st_size != entry["size"] or sha256_file(path) != entry["sha256"]:
+                problems[entry["path"]] = "differs"
     if args.json:
+        if args.verify:
+            manifest = {**manifest, "problems": problems}
         print(json.dumps(manifest, indent=1, ensure_ascii=False))
-        return 0
-    width = max((len(e["path"]) for e in manifest["artifacts"]), default=4)
-    print(f"{'artifact':<{width}}  {'bytes':>11}  {'format':<14} licences")
-    for entry in manifest["artifacts"]:
-        print(f"{entry['path']:<{width}}  {entry['size']:>11,}  "
-              f"{entry['format'] + ' v' + str(entry['version']):<14} "
-              f"{', '.join(entry['licences']) or '-'}")
+    else:
+        width = max((len(e["path"]) for e in entries), default=4)
+        print(f"{'artifact':<{width}}  {'bytes':>11}  {'format':<18} licences")
+        for entry in entries:
+            status = f"  [{problems.get(entry['path'], 'ok')}]" if args.verify else ""
+            print(f"{entry['path']:<{width}}  {entry['size']:>11,}  "
+                  f"{entry['format'] + ' v' + str(entry['version']):<18} "
+                  f"{', '.join(entry['licences']) or '-'}{status}")
+    if problems:
+        raise CorruptArtifact(f"{len(problems)} of {len(entries)} artifacts do not match "
+                              f"{manifest_path} ({', '.join(sorted(problems))}): run `make` to "
+                              "rebuild them")
+    if args.verify and not args.json:
+        print(f"all {len(entries)} artifacts match {manifest_path}")
     return 0
 
 
@@ -332,7 +356,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--game", help="score each word in this crossword game, e.g. scrabble-en")
     command(match, lexicon_arg, json_opt).add_argument(
         "pattern", help="? one letter, * any run, letters fixed")
-    command(info, json_opt)
+    command(info, json_opt).add_argument(
+        "--verify", action="store_true",
+        help="check every artifact's size and sha256 against manifest.json")
 
     sub = command(solve, game_arg, hard_opt, json_opt)
     sub.add_argument("-g", "--guess", type=parse_guess_option, action="append", default=[],

@@ -1,29 +1,36 @@
 """Queries on a lexicon's word graph: membership, perfect hash, anagrams, unscramble, match.
 
 Reads what pipeline/build_dawg.py writes (and the packed trie of pipeline/build_trie.py, which
-has the same layout). Results of anagrams/unscramble/match come longest first, then in
-alphabetical (code point) order.
+has the same layout), in place: the arcs, node masks and counts are views of the memory map.
+Results of anagrams/unscramble/match come longest first, then in alphabetical (code point)
+order.
 
-Perfect hash: words are numbered 0..n-1 in sorted order. For each arc p let below[p] be the
-number of words whose path uses arc p or a later arc of the same node. Then the index of a
-word is the sum, over its letters, of the words under the earlier sibling arcs
-(below[first] - below[taken]) plus one for every proper prefix that is itself a word.
-below[] is not stored: it is computed once, backwards (children lie after parents), on the
-first call to index() or word().
+Perfect hash: words are numbered 0..n-1 in sorted order. The file stores, for each arc p, the
+number of words whose path uses arc p or a later arc of the same node (counts[p]). The index
+of a word is the sum, over its letters, of the words under the earlier sibling arcs
+(counts[first] - counts[taken]) plus one for every proper prefix that is itself a word.
 """
 
 import unicodedata
 
 from lookup.errors import BadInput
-from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK, BLANK_SYMBOL
+from lookup.formats import (
+    ARC_ACCEPTS,
+    ARC_CHILD_SHIFT,
+    ARC_LAST,
+    ARC_TILE_MASK,
+    BLANK_SYMBOL,
+    GRAPH_MAKE_TARGET,
+    corrupt,
+)
 from lookup.graph import GraphFile
 
 ANY_RUN = "*"
 MAX_QUERY_LETTERS = 20  # racks are 7 tiles; 20 covers board letters plus rack in a word finder
 MAX_PATTERN_LENGTH = 64
-# Membership probes a dict keyed by (node start << 8 | byte), where byte is the letter in a
-# one-byte codec that covers the alphabet (ASCII letters for ENABLE, cp1251 for Russian). Since
-# an arc is child << 8 | flags, the next key is just arc & -256 (its flag byte cleared).
+# Membership turns a word into its tile codes with two C calls: encode in a one-byte codec
+# that covers the alphabet (ASCII letters for ENABLE, cp1251 for Russian), then a 256-byte
+# translation table (letters outside the alphabet become tile 0, which no DAWG node has).
 _SINGLE_BYTE_CODECS = ("latin-1", "cp1251", "iso8859_7", "cp1250")
 # The hot loops (__contains__, _makeable) inline the arc layout for speed: module globals cost a
 # dict probe each. This pins the layout they assume.
@@ -49,14 +56,21 @@ class Lexicon:
     """
 
     def __init__(self, graph: GraphFile, name: str):
+        if graph.counts is None:
+            raise corrupt(graph.path, "has no perfect-hash counts", GRAPH_MAKE_TARGET)
         self.name = name
         self.graph = graph
         self.alphabet = graph.alphabet
         self._arcs = graph.arcs
+        self._masks = graph.node_mask
+        self._counts = graph.counts
         self._code = {letter: code for code, letter in enumerate(self.alphabet, start=1)}
-        self._below = None
-        self._transitions = None
         self._codec = _single_byte_codec(self.alphabet)
+        tiles = bytearray(256)
+        if self._codec:
+            for letter, code in self._code.items():
+                tiles[letter.encode(self._codec)[0]] = code
+        self._tile_table = bytes(tiles)
 
     def __repr__(self):
         """<Lexicon 'enable': 172820 words from artifacts/lexicons/enable.dawg>."""
@@ -70,37 +84,26 @@ class Lexicon:
         """Whether `word` (a str, exactly as stored: lowercase, normalized) is a word."""
         if type(word) is not str or not word:
             return False
-        get = (self._transitions or self._build_transitions()).get
-        try:
-            letters = word.encode(self._codec)
-        except UnicodeEncodeError:
-            return False
-        key = self.graph.root << 8
-        arc = 0
-        for byte in letters:
-            arc = get(key | byte)
-            if arc is None:
-                return False
-            key = arc & -256
-        return arc & 0x40 != 0
-
-    def _build_transitions(self) -> dict:
-        # One dict probe per letter instead of a scan over sibling arcs: about 3x faster
-        # membership for ~10 MB on ENABLE, built on the first membership query (~30 ms).
         if self._codec is None:
-            raise BadInput(f"the {self.name} alphabet has no one-byte codec; membership "
-                           "queries need one of " + ", ".join(_SINGLE_BYTE_CODECS))
-        byte_of = {code: letter.encode(self._codec)[0] for letter, code in self._code.items()}
-        transitions = {}
+            tiles = [self._code.get(letter, 0) for letter in word]
+        else:
+            try:
+                tiles = word.encode(self._codec).translate(self._tile_table)
+            except UnicodeEncodeError:
+                return False
         arcs = self._arcs
-        start = 1
-        for p in range(1, len(arcs)):
-            arc = arcs[p]
-            transitions[start << 8 | byte_of[arc & ARC_TILE_MASK]] = arc
-            if arc & ARC_LAST:
-                start = p + 1
-        self._transitions = transitions
-        return transitions
+        masks = self._masks
+        p = self.graph.root
+        arc = 0
+        # One mask probe per letter: the arc of tile t is at p + (tiles of the node below t).
+        for tile in tiles:
+            mask = masks[p]
+            bit = 1 << tile
+            if not mask & bit:
+                return False
+            arc = arcs[p + (mask & (bit - 1)).bit_count()]
+            p = arc >> 8
+        return arc & 0x40 != 0
 
     def __iter__(self):
         """Every word, in sorted order."""
@@ -125,26 +128,13 @@ class Lexicon:
             if stack:
                 stack[-1] += 1
 
-    def _below_counts(self) -> list:
-        if self._below is None:
-            arcs = self._arcs
-            below = [0] * (len(arcs) + 1)
-            for p in range(len(arcs) - 1, 0, -1):
-                arc = arcs[p]
-                count = below[arc >> ARC_CHILD_SHIFT] + (1 if arc & ARC_ACCEPTS else 0)
-                if not arc & ARC_LAST:
-                    count += below[p + 1]
-                below[p] = count
-            self._below = below
-        return self._below
-
     def index(self, word: str) -> int:
         """Position of `word` in the sorted lexicon (a minimal perfect hash).
 
         Raises:
             KeyError: the word is not in the lexicon.
         """
-        below = self._below_counts()
+        counts = self._counts
         arcs = self._arcs
         index = 0
         p = self.graph.root
@@ -160,7 +150,7 @@ class Lexicon:
                 arc = arcs[q]
             if arc & ARC_TILE_MASK != tile:
                 break
-            index += below[p] - below[q]
+            index += counts[p] - counts[q]
             if depth == last:
                 if arc & ARC_ACCEPTS:
                     return index
@@ -178,13 +168,13 @@ class Lexicon:
         """
         if not 0 <= index < len(self):
             raise IndexError(f"word index {index} out of range 0..{len(self) - 1}")
-        below = self._below_counts()
+        counts = self._counts
         arcs = self._arcs
         letters = []
         p = self.graph.root
         while True:
             arc = arcs[p]
-            under = below[p] - (0 if arc & ARC_LAST else below[p + 1])
+            under = counts[p] - (0 if arc & ARC_LAST else counts[p + 1])
             if index >= under:
                 index -= under
                 p += 1

@@ -141,14 +141,17 @@ class FeedbackMatrix:
 
 
 @functools.lru_cache(maxsize=None)
-def load_feedback(path) -> FeedbackMatrix:
+def load_feedback(path, verify: bool = False) -> FeedbackMatrix:
     """Load `<game>.feedback.npy` with its header `<game>.feedback.json` and the two word lists.
 
-    The header ties the matrix to the exact bytes of the lists and of the .npy file; every
-    mismatch is refused.
+    The header ties the matrix to the exact bytes of the lists and of the .npy file. The lists'
+    sha256, and the matrix's shape and dtype against them, are always checked; the sha256 of
+    the whole .npy (628 MB for nerdle-classic) only with `verify`, so that loading a game
+    maps the matrix without reading it.
 
     Args:
         path: the .npy file.
+        verify: also check the .npy file's sha256.
 
     Returns:
         The matrix (memory-mapped, read-only) and its word lists.
@@ -171,12 +174,16 @@ def load_feedback(path) -> FeedbackMatrix:
             raise corrupt(path, f"its {role} list {list_path.name} does not match the sha256 in "
                           f"{header_path.name}", target)
         lists[role] = read_word_list(list_path, target)
-    if sha256_file(path) != header["sha256"]:
+    if verify and sha256_file(path) != header["sha256"]:
         raise corrupt(path, f"sha256 does not match {header_path.name}", target)
-    codes = np.load(path, mmap_mode="r", allow_pickle=False)
+    try:
+        codes = np.load(path, mmap_mode="r", allow_pickle=False)
+    except ValueError as error:  # numpy's words for a truncated or foreign file
+        raise corrupt(path, f"not a complete .npy matrix ({error})", target) from None
     length = header["length"]
     shape = (len(lists["guesses"]), len(lists["answers"]))
-    if codes.shape != shape or codes.dtype != code_dtype(length):
+    if (codes.shape != shape or list(shape) != header["shape"]
+            or codes.dtype != code_dtype(length) or str(codes.dtype.str) != header["dtype"]):
         raise corrupt(path, f"shape {codes.shape} / dtype {codes.dtype} do not match the word "
                       f"lists {shape} / {code_dtype(length)}", target)
     return FeedbackMatrix(codes, lists["guesses"], lists["answers"], length)

@@ -11,21 +11,34 @@ from pathlib import Path
 from lookup.errors import ArtifactMissing, CorruptArtifact, UnsupportedFormat, make_command
 
 # --- Word-graph files (.trie, .dawg, .gaddag) -------------------------------------------------
-# Layout: fixed header (GRAPH_HEADER), alphabet (UTF-8, zero-padded to a multiple of 4 bytes),
-# then the payload: `arc_count` little-endian u32 arcs. The file is exactly
-# header_size + 4 * arc_count bytes long.
+# Layout (version 2): fixed header (GRAPH_HEADER), alphabet (UTF-8, zero-padded to a multiple of
+# 8 bytes), then the words section: one zero word, then `arc_count` little-endian words of
+# `word_bytes` (4, or 8 when the alphabet has 32 letters or more): the root pointer, then each
+# node as its tile mask followed by its arcs. With GRAPH_HAS_COUNTS (DAWG, trie) a counts
+# section of `arc_count` u32 follows. Nothing else: the file size follows from the header.
 TRIE_MAGIC = b"WPTRIE\x00\x00"
 DAWG_MAGIC = b"WPDAWG\x00\x00"
 GADDAG_MAGIC = b"WPGADDAG"
-GRAPH_VERSION = 1
-GRAPH_EARLIEST_SUPPORTED_VERSION = 1
+GRAPH_VERSION = 2
+GRAPH_EARLIEST_SUPPORTED_VERSION = 2
+# Rebuilds every word graph (a file of an older version names it in its error).
+GRAPH_MAKE_TARGET = "lexicons"
 
 # magic, version, flags, header_size, input_sha256, payload_sha256,
-# word_count, node_count, arc_count, alphabet_bytes
-GRAPH_HEADER = struct.Struct("<8sHHI32s32sIIII")
-assert GRAPH_HEADER.size == 96
+# word_count, node_count, arc_count, alphabet_bytes, word_bytes, then 28 reserved zero bytes
+GRAPH_HEADER = struct.Struct("<8sHHI32s32sIIIII28x")
+assert GRAPH_HEADER.size == 128
+GRAPH_HAS_COUNTS = 0x1  # flags bit 0: the perfect-hash counts section is present
+GRAPH_ALIGNMENT = 8  # the alphabet is padded so that the words section starts on this boundary
+# Word width: 4 bytes while every tile mask fits in 32 bits (tiles 0..31), else 8.
+NARROW_WORD_BYTES = 4
+WIDE_WORD_BYTES = 8
+NARROW_MAX_ALPHABET = 31
+COUNT_BYTES = 4
 
-# One arc is one u32. Arcs of a node are contiguous, sorted by tile, the last one has ARC_LAST.
+# One arc is one word (its high 32 bits zero when words are 8 bytes). Arcs of a node are
+# contiguous, sorted by tile, the last one has ARC_LAST; the word before a node's first arc is
+# its tile mask (bit k set when the node has an arc of tile k).
 ARC_TILE_MASK = 0x3F  # bits 0-5: 0 = GADDAG separator, k = alphabet[k - 1]
 ARC_ACCEPTS = 0x40  # bit 6: the path ending with this arc spells a word
 ARC_LAST = 0x80  # bit 7: last arc of its node
@@ -35,6 +48,11 @@ SEPARATOR_TILE = 0
 MAX_ALPHABET = ARC_TILE_MASK  # tiles 1..63
 # Arc 0 is the root pointer: its child field is the index of the root node (0 if no words).
 ROOT_POINTER_INDEX = 0
+
+
+def graph_word_bytes(alphabet_size: int) -> int:
+    """Bytes per word of a word graph over `alphabet_size` letters (masks need tile bits 0..n)."""
+    return NARROW_WORD_BYTES if alphabet_size <= NARROW_MAX_ALPHABET else WIDE_WORD_BYTES
 
 
 def sha256_file(path) -> str:

@@ -14,7 +14,7 @@ from lookup.graph import GraphFile, read_graph
 
 @functools.lru_cache(maxsize=None)
 def load_gaddag(path) -> GraphFile:
-    """Read and validate a .gaddag file (cached per path).
+    """Map and check a .gaddag file (cached per path).
 
     Raises:
         ArtifactMissing: no such file (the message names the make target).

@@ -77,15 +77,14 @@ def game_lexicon(rules: Rules, tables: GaddagTables) -> GameLexicon:
     return GameLexicon(tables, to_lexicon, to_game, tile_values(values), all_letters)
 
 
-# A bounded cache: each lexicon's tables hold a list entry per GADDAG arc (tens of MB), and
-# two games share one lexicon (scrabble-en and wordfeud-en read ENABLE).
-@functools.lru_cache(maxsize=4)
+# Cached: two games share one lexicon (scrabble-en and wordfeud-en read ENABLE); the tables
+# are views of the file's memory map, so holding them costs only the pages queries touched.
+@functools.lru_cache(maxsize=None)
 def lexicon_tables(path: str) -> GaddagTables:
-    """The GADDAG file `path` indexed for move generation (cached per path).
+    """The GADDAG file `path` ready for move generation (cached per path).
 
     Raises:
         ArtifactMissing: the file has not been built (the message names the make target).
         CorruptArtifact, UnsupportedFormat: the file cannot be trusted.
     """
-    graph = load_gaddag(path)
-    return gaddag_tables(graph.alphabet, graph.arcs, graph.root)
+    return gaddag_tables(load_gaddag(path))

@@ -42,14 +42,14 @@ Codes inside are GADDAG tile codes (bit BLANK marks a blank), see lookup/board.p
 
 import functools
 import heapq
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-import numpy as np
-
 from lookup.board import BLANK, LETTER_MASK, neighbours, run_bounds
 from lookup.cross_check import cross_checks
-from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
+from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT
+from lookup.graph import GraphFile
 from lookup.scoring import NO_CROSS_WORD, ScoreSheet, blank_savings, score_sheet, score_word
 
 ACROSS = 0
@@ -58,40 +58,26 @@ DOWN = 1
 
 @dataclass(frozen=True)
 class GaddagTables:
-    """A GADDAG ready for move generation.
+    """A GADDAG ready for move generation: views of its file, nothing computed at load.
 
     Attributes:
         alphabet: the lexicon's letters; tile k is alphabet[k - 1], tile 0 the separator.
-        arcs: the arcs (Python ints, layout in lookup/formats.py).
+        arcs: the arcs (Python ints on indexing, layout in docs/FORMATS.md).
         root: index of the root node's first arc (0 for an empty lexicon).
-        node_mask: for each arc index that starts a node, the bitmask of the node's tiles
-            (bit k = tile k); 0 at other indexes. With it, the arc of tile t of a node is found
-            without scanning (lookup/cross_check.arc_for).
+        node_mask: indexed by the arc index p where a node starts, the bitmask of the node's
+            tiles (bit k = tile k); node_mask[0] is 0. With it, the arc of tile t of a node is
+            found without scanning (lookup/cross_check.arc_for). Other indexes hold other words.
     """
 
     alphabet: str
-    arcs: list
+    arcs: Sequence[int]
     root: int
-    node_mask: list
+    node_mask: Sequence[int]
 
 
-def gaddag_tables(alphabet: str, arcs: list, root: int) -> GaddagTables:
-    """Index a GADDAG's arcs for move generation (one vectorised pass over the arcs).
-
-    Args:
-        alphabet: the GADDAG's letters.
-        arcs: its arcs, arc 0 being the root pointer; nodes follow it back to back.
-        root: index of the root node.
-    """
-    packed = np.asarray(arcs, dtype=np.uint32)
-    masks = np.zeros(len(packed), dtype=np.uint64)
-    if len(packed) > 1:
-        body = packed[1:]
-        bits = np.left_shift(np.uint64(1), (body & ARC_TILE_MASK).astype(np.uint64))
-        ends = np.flatnonzero(body & ARC_LAST)
-        starts = np.concatenate(([0], ends[:-1] + 1))
-        masks[starts + 1] = np.bitwise_or.reduceat(bits, starts)
-    return GaddagTables(alphabet, arcs, root, masks.tolist())
+def gaddag_tables(graph: GraphFile) -> GaddagTables:
+    """The move generator's view of a GADDAG file (lookup/gaddag.load_gaddag)."""
+    return GaddagTables(graph.alphabet, graph.arcs, graph.root, graph.node_mask)
 
 
 @functools.lru_cache(maxsize=8)

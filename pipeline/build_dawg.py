@@ -21,10 +21,15 @@ from lookup.formats import (
     ARC_CHILD_SHIFT,
     ARC_LAST,
     ARC_MAX_INDEX,
+    COUNT_BYTES,
     DAWG_MAGIC,
+    GRAPH_ALIGNMENT,
+    GRAPH_HAS_COUNTS,
     GRAPH_HEADER,
     GRAPH_VERSION,
     MAX_ALPHABET,
+    ROOT_POINTER_INDEX,
+    graph_word_bytes,
 )
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
@@ -98,21 +103,23 @@ def _freeze_below(path, registry, depth: int) -> None:
 
 
 def encode_graph(nodes: list[tuple], root: int) -> list[int]:
-    """Lay nodes out as u32 arcs: arc 0 points at the root, then nodes from the root down.
+    """Lay nodes out as words: arc 0 points at the root, then each node as its tile mask
+    followed by its arcs, from the root down.
 
-    Nodes are written in decreasing id order, so every child lies after its parent: readers
-    compute word counts in one backward pass.
+    Nodes are written in decreasing id order, so every child lies after its parent: the word
+    counts come out of one backward pass (`word_counts`).
     """
     start = {}
     position = 1
     for node_id in range(len(nodes) - 1, -1, -1):
-        start[node_id] = position
-        position += len(nodes[node_id])
+        start[node_id] = position + 1
+        position += 1 + len(nodes[node_id])
     if position - 1 > ARC_MAX_INDEX:
-        raise BadInput(f"graph has {position} arcs; the format holds at most {ARC_MAX_INDEX}")
-    arcs = [ARC_LAST | ((start[root] if root != NO_CHILD else 0) << ARC_CHILD_SHIFT)]
+        raise BadInput(f"graph has {position} words; the format holds at most {ARC_MAX_INDEX}")
+    words = [ARC_LAST | ((start[root] if root != NO_CHILD else 0) << ARC_CHILD_SHIFT)]
     for node_id in range(len(nodes) - 1, -1, -1):
         node = nodes[node_id]
+        words.append(sum(1 << tile for tile, _accepts, _child in node))
         for k, (tile, accepts, child) in enumerate(node):
             arc = tile
             if accepts:
@@ -121,8 +128,35 @@ def encode_graph(nodes: list[tuple], root: int) -> list[int]:
                 arc |= ARC_LAST
             if child != NO_CHILD:
                 arc |= start[child] << ARC_CHILD_SHIFT
-            arcs.append(arc)
-    return arcs
+            words.append(arc)
+    return words
+
+
+def word_counts(words: list[int]) -> list[int]:
+    """The perfect-hash counts: at each arc p, the words whose path takes arc p or a later arc
+    of its node (0 at the root pointer and at mask words). One backward pass: children lie
+    after their parents.
+    """
+    counts = [0] * len(words)
+    is_arc = [False] * len(words)
+    p = words[ROOT_POINTER_INDEX] >> ARC_CHILD_SHIFT
+    # Mask words are the ones right before a node's first arc: walk node by node.
+    while p and p < len(words):
+        while True:
+            is_arc[p] = True
+            if words[p] & ARC_LAST:
+                break
+            p += 1
+        p += 2
+    for p in range(len(words) - 1, 0, -1):
+        if not is_arc[p]:
+            continue
+        arc = words[p]
+        count = counts[arc >> ARC_CHILD_SHIFT] + (1 if arc & ARC_ACCEPTS else 0)
+        if not arc & ARC_LAST:
+            count += counts[p + 1]
+        counts[p] = count
+    return counts
 
 
 def tile_strings(words, alphabet: str) -> list[str]:
@@ -141,25 +175,34 @@ def tile_strings(words, alphabet: str) -> list[str]:
 
 
 def graph_bytes(magic: bytes, alphabet: str, input_sha256: str, word_count: int,
-                nodes: list[tuple], root: int) -> bytes:
-    """A complete word-graph file: header, padded alphabet, arcs."""
-    arcs = encode_graph(nodes, root)
+                nodes: list[tuple], root: int, with_counts: bool = True) -> bytes:
+    """A complete word-graph file: header, padded alphabet, words, and the counts unless
+    `with_counts` is off (the GADDAG has no use for a perfect hash).
+    """
+    words = encode_graph(nodes, root)
+    word_bytes = graph_word_bytes(len(alphabet))
     alphabet_bytes = alphabet.encode("utf-8")
-    padded = alphabet_bytes + b"\x00" * (-len(alphabet_bytes) % 4)
-    payload = b"".join(arc.to_bytes(4, "little") for arc in arcs)
+    padded = alphabet_bytes + b"\x00" * (-len(alphabet_bytes) % GRAPH_ALIGNMENT)
+    sections = [b"\x00" * word_bytes,
+                b"".join(word.to_bytes(word_bytes, "little") for word in words)]
+    if with_counts:
+        sections.append(b"".join(count.to_bytes(COUNT_BYTES, "little")
+                                 for count in word_counts(words)))
+    payload = padded + b"".join(sections)
     header = GRAPH_HEADER.pack(
         magic,
         GRAPH_VERSION,
-        0,
+        GRAPH_HAS_COUNTS if with_counts else 0,
         GRAPH_HEADER.size + len(padded),
         bytes.fromhex(input_sha256),
-        hashlib.sha256(padded + payload).digest(),
+        hashlib.sha256(payload).digest(),
         word_count,
         len(nodes),
-        len(arcs),
+        len(words),
         len(alphabet_bytes),
+        word_bytes,
     )
-    return header + padded + payload
+    return header + payload
 
 
 def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None) -> bytes:

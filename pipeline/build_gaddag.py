@@ -36,7 +36,8 @@ def gaddag_bytes(words: list[str], alphabet: str, input_sha256: str | None = Non
         input_sha256 = hashlib.sha256("".join(w + "\n" for w in words).encode()).hexdigest()
     nodes, root = build_automaton(gaddag_strings(tile_strings(words, alphabet)), share=True,
                                   desc="gaddag")
-    return graph_bytes(GADDAG_MAGIC, alphabet, input_sha256, len(words), nodes, root)
+    return graph_bytes(GADDAG_MAGIC, alphabet, input_sha256, len(words), nodes, root,
+                       with_counts=False)
 
 
 

@@ -47,8 +47,7 @@ def gaddag_file(words, alphabet: str, name: str) -> Path:
 
 
 def tables_of(words, alphabet: str, name: str):
-    graph = load_gaddag(gaddag_file(words, alphabet, name))
-    return gaddag_tables(graph.alphabet, graph.arcs, graph.root)
+    return gaddag_tables(load_gaddag(gaddag_file(words, alphabet, name)))
 
 
 @functools.lru_cache(maxsize=None)

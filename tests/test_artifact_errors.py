@@ -63,12 +63,13 @@ def test_truncated(dawg_file):
         assert "truncated" in one_line(error)
 
 
-def test_corrupted_payload(dawg_file):
+def test_corrupted_payload_is_found_on_request(dawg_file):
     data = bytearray(dawg_file.read_bytes())
     data[-2] ^= 0x10
     dawg_file.write_bytes(data)
+    assert read_graph(dawg_file, DAWG_MAGIC).word_count == len(WORDS)  # loading maps, no hash
     with pytest.raises(CorruptArtifact) as error:
-        read_graph(dawg_file, DAWG_MAGIC)
+        read_graph(dawg_file, DAWG_MAGIC, verify=True)
     assert "checksum mismatch" in one_line(error)
 
 
@@ -77,7 +78,7 @@ def test_corrupted_alphabet(dawg_file):
     data[GRAPH_HEADER.size] ^= 0x01
     dawg_file.write_bytes(data)
     with pytest.raises(CorruptArtifact, match="checksum mismatch"):
-        read_graph(dawg_file, DAWG_MAGIC)
+        read_graph(dawg_file, DAWG_MAGIC, verify=True)
 
 
 def test_wrong_magic(dawg_file):
@@ -95,4 +96,14 @@ def test_newer_version(dawg_file):
     with pytest.raises(UnsupportedFormat) as error:
         read_graph(dawg_file, DAWG_MAGIC)
     assert error.value.found == GRAPH_VERSION + 1
-    assert "rebuild it with `make`" in one_line(error)
+    assert "rebuild it with `make lexicons`" in one_line(error)
+
+
+def test_version_1_names_the_make_target(dawg_file):
+    data = bytearray(dawg_file.read_bytes())
+    data[8:10] = (1).to_bytes(2, "little")
+    dawg_file.write_bytes(data)
+    with pytest.raises(UnsupportedFormat) as error:
+        lookup.lexicon(str(dawg_file))
+    assert one_line(error) == (f"{dawg_file}: format version 1 is not supported (this reader "
+                               "reads 2); rebuild it with `make lexicons` or upgrade wordpack")

@@ -152,7 +152,16 @@ def test_changed_matrix_is_refused(matrix_file):
     data = bytearray(matrix_file.read_bytes())
     data[-1] ^= 1
     matrix_file.write_bytes(bytes(data))
+    assert load_feedback(matrix_file).codes.shape == (29, 15)  # loading does not hash it
     with pytest.raises(CorruptArtifact, match="sha256"):
+        load_feedback(matrix_file, verify=True)
+
+
+def test_truncated_matrix_is_refused_without_verify(matrix_file):
+    load_feedback.cache_clear()
+    data = matrix_file.read_bytes()
+    matrix_file.write_bytes(data[:-15])
+    with pytest.raises(CorruptArtifact, match="not a complete .npy matrix"):
         load_feedback(matrix_file)
 
 

@@ -35,7 +35,7 @@ def test_worked_example_is_byte_identical():
 
 
 def test_documented_constants():
-    assert GRAPH_HEADER.size == 96
+    assert GRAPH_HEADER.size == 128
     assert (ARC_TILE_MASK, ARC_ACCEPTS, ARC_LAST) == (0x3F, 0x40, 0x80)
 
 

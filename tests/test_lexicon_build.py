@@ -85,7 +85,7 @@ def test_manifest(built):
     entries = {e["path"]: e for e in manifest["artifacts"]}
     assert sorted(entries) == sorted(TARGETS)
     dawg = entries["lexicons/enable.dawg"]
-    assert dawg["format"] == "dawg" and dawg["version"] == 1
+    assert dawg["format"] == "dawg" and dawg["version"] == 2
     assert dawg["licences"] == ["public domain"]
     assert entries["lexicons/opencorpora-nouns.gaddag"]["licences"] == ["CC-BY-SA-3.0"]
     assert entries["crossword/scrabble-en.json"]["licences"] == ["MIT (wordpack)"]
@@ -111,6 +111,26 @@ def test_cli_queries(built):
     assert result.stdout.split() == ["23", "quixotic"]  # q10 u1 i1 x8 o1 t1 i1, c a blank
     result = wordpack(built, "info")
     assert "lexicons/enable.dawg" in result.stdout and "public domain" in result.stdout
+
+
+def test_info_verify_checks_every_artifact_against_the_manifest(built, tmp_path):
+    result = wordpack(built, "info", "--verify")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == (f"all {len(TARGETS)} artifacts match "
+                                              f"{built}/manifest.json")
+    copy = tmp_path / "artifacts"
+    shutil.copytree(built, copy)
+    dawg = copy / "lexicons" / "enable.dawg"
+    data = bytearray(dawg.read_bytes())
+    data[-1] ^= 1
+    dawg.write_bytes(data)
+    (copy / "crossword" / "scrabble-en.json").unlink()
+    result = wordpack(copy, "info", "--verify")
+    assert result.returncode == 1
+    assert "lexicons/enable.dawg" in result.stdout and "[differs]" in result.stdout
+    assert result.stderr == (f"error: 2 of {len(TARGETS)} artifacts do not match "
+                             f"{copy}/manifest.json (crossword/scrabble-en.json, "
+                             "lexicons/enable.dawg): run `make` to rebuild them\n")
 
 
 @pytest.mark.parametrize("args, message", [
