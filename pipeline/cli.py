@@ -27,7 +27,7 @@ app.add_typer(build_app, name="build")
 def _register_areas() -> None:
     import importlib
 
-    for name in ("cli_lexicon", "cli_guessing", "cli_equations", "cli_crossword"):
+    for name in ("cli_lexicon", "cli_guessing", "cli_equations", "cli_crossword", "cli_proofs"):
         try:
             module = importlib.import_module(f"pipeline.{name}")
         except ModuleNotFoundError as error:
