@@ -279,6 +279,7 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
         raise BadInput(f"modes {', '.join(unknown) or '(none)'}: give normal and/or hard")
     if chunk_size < 1 or margin < 0:
         raise BadInput("--chunk-size must be at least 1 and --margin at least 0")
+    version = code_version(Path(__file__).resolve().parents[1])  # the code that starts the run
     game = GameSearch(npy_path)
     checkpoint_dir = Path(checkpoint_dir or output.with_name("_proofs"))
     client = _client(workers or os.cpu_count() or 1, scheduler)
@@ -311,7 +312,7 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
     with atomic_output(output, "wb") as handle:
         pq.write_table(table, handle, compression="zstd")
     recipe = {"format": f"{PROOF_FORMAT}-recipe", "game": game.game["id"], "command": command,
-              "code_version": code_version(Path(__file__).resolve().parents[1]),
+              "code_version": version,
               "machine": machine(), "finished": _now(), "modes": recipe_modes,
               "answers_sha256": game.answers_sha256, "guesses_sha256": game.guesses_sha256,
               "sha256": sha256_file(output)}
