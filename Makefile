@@ -94,7 +94,7 @@ GUESSING_MK := $(ARTIFACTS)/_guessing.mk
 GAME_CODE := pipeline/build_game.py lookup/word_list.py lookup/equations.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 FEEDBACK_CODE := pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
 OPENERS_CODE := pipeline/build_openers.py lookup/splits.py lookup/feedback.py lookup/formats.py
-TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py lookup/splits.py pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
+TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/proof_table.py lookup/splits.py pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
 
 # Defines GUESSING_GAMES and each game's source prerequisites; make rebuilds it, then restarts.
 # It also writes $(GUESSING)/_<id>.config.json, each game's own table, touched only when that
@@ -136,10 +136,42 @@ $(GUESSING)/%.feedback.npy $(GUESSING)/%.feedback.json: $(GUESSING)/%.game.json 
 $(GUESSING)/%.openers.parquet: $(GUESSING)/%.feedback.npy $(OPENERS_CODE) | $(VENV)/.installed
 	$(BUILD) openers $< -o $@
 
-$(GUESSING)/%.hard.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) | $(VENV)/.installed
+# Opener proofs (pipeline/prove_openers.py, docs/FORMATS.md "Opener proof"): every opener's
+# exact total or a bound above the best. The runs take hours, so their tables are committed as
+# sources/proofs/<id>.proof.parquet with their recipe <id>.proof.json; the build installs them
+# beside the matrix, where the tree build takes the proven opener. A game without a committed
+# table keeps the tree build's screening of a few openers.
+PROOFS := $(SOURCES)/proofs
+PROOF_GAMES := $(patsubst $(PROOFS)/%.proof.parquet,%,$(wildcard $(PROOFS)/*.proof.parquet))
+PROOF_ARTIFACTS := $(PROOF_GAMES:%=$(GUESSING)/%.proof.parquet)
+PROOF_CODE := pipeline/prove_openers.py pipeline/proof_table.py pipeline/cli_proofs.py
+GUESSING_ARTIFACTS += $(PROOF_ARTIFACTS)
+# prove-<id> and reprove-<id> settings: local workers (0: one per core), or a Dask scheduler's
+# address for a cluster; openers within PROOF_MARGIN of the best get exact totals too.
+PROOF_WORKERS ?= 0
+PROOF_SCHEDULER ?=
+PROOF_MARGIN ?= 0
+PROOF_CHECKPOINTS ?= $(ARTIFACTS)/_proofs
+PROOF_RUN = $(BUILD) proofs $< --workers $(PROOF_WORKERS) $(if $(PROOF_SCHEDULER),--scheduler $(PROOF_SCHEDULER))
+
+$(GUESSING)/%.proof.parquet: $(PROOFS)/%.proof.parquet $(GUESSING)/%.feedback.npy $(PROOF_CODE) | $(VENV)/.installed
+	$(BUILD) proof-table $< --feedback $(GUESSING)/$*.feedback.npy -o $@
+
+## prove-<id>: prove every opener of a game into sources/proofs/ (hours for big games; rerun resumes)
+prove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
+	$(PROOF_RUN) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
+
+## reprove-<id>: prove a committed game again from scratch and check that the same table comes out
+reprove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
+	rm -rf $(ARTIFACTS)/_reprove/$*
+	$(PROOF_RUN) --same-as $(PROOFS)/$*.proof.parquet --checkpoints $(ARTIFACTS)/_reprove/$*/checkpoints -o $(ARTIFACTS)/_reprove/$*/$*.proof.parquet
+
+# A tree depends on its game's proof table when one is committed (second expansion: $$*).
+.SECONDEXPANSION:
+$(GUESSING)/%.hard.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) $$(filter $(GUESSING)/$$*.proof.parquet,$(PROOF_ARTIFACTS)) | $(VENV)/.installed
 	$(BUILD) tree $< --hard -o $@
 
-$(GUESSING)/%.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) | $(VENV)/.installed
+$(GUESSING)/%.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $(TREE_CODE) $$(filter $(GUESSING)/$$*.proof.parquet,$(PROOF_ARTIFACTS)) | $(VENV)/.installed
 	$(BUILD) tree $< -o $@
 # word games end
 

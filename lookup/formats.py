@@ -140,6 +140,9 @@ TREE_FIELDS = {
     "histogram": list, "proven_optimal": bool, "optimal_over": str, "root_choice": str,
     "screened": list, "nodes_visited": int, "guesses_evaluated": int,
 }
+# <game>.proof.parquet: every opener's exact total or a proven bound (the tree build reads it).
+PROOF_FORMAT = "opener-proof"
+PROOF_VERSION = 1
 # <game>.openers.parquet (analysts only; the runtime never reads it).
 OPENERS_FORMAT = "opener-table"
 OPENERS_VERSION = 1

@@ -300,7 +300,10 @@ class GuessingGame:
 
         Returns:
             {"total": guesses summed over all answers, "mean": total / answers (4 decimals),
-             "max": most guesses any answer needs, "histogram": {guesses: answers}}.
+             "max": most guesses any answer needs, "histogram": {guesses: answers},
+             "optimal": "over all openers" (no tree totals less, whatever its opener: the
+             opener is proven best), "for its opener" (no tree with this opener totals less)
+             or "not proven" (a width-limited search)}.
 
         Raises:
             ArtifactMissing: the tree has not been built.

@@ -6,8 +6,8 @@ The file is one msgpack array `[header, root]` (header first, as wordfreq's cBpa
           "depth_limit" (the guess limit the search used), "search_width" (0: exact),
           "root" (the opening word), "answers_sha256" / "guesses_sha256" (the word lists the
           indices refer to), "total", "max", "histogram" (answers solved at guess 1, 2, ...),
-          "proven_optimal", "optimal_over", "root_choice", "screened", "nodes_visited",
-          "guesses_evaluated".
+          "proven_optimal", "optimal_over", "opener_proven" (optional: absent means false),
+          "root_choice", "screened", "nodes_visited", "guesses_evaluated".
   node:   array [guess, codes, children]: `guess` indexes the game's guess list, `codes` lists
           the feedback codes other than all-green in ascending order, and `children[i]` is the
           node played after `codes[i]`. A node whose guess is the only answer left has
@@ -54,14 +54,23 @@ class GuessTree:
         return None
 
     def stats(self) -> dict:
-        """{"total", "mean", "max", "histogram"}; histogram maps guesses used -> answers."""
+        """{"total", "mean", "max", "histogram", "optimal"}; histogram maps guesses used ->
+        answers; optimal is "over all openers", "for its opener" or "not proven".
+        """
         histogram = self.header["histogram"]
         answers = sum(histogram)
+        if not self.header["proven_optimal"]:
+            optimal = "not proven"
+        elif self.header.get("opener_proven", False):  # absent in trees built before proofs
+            optimal = "over all openers"
+        else:
+            optimal = "for its opener"
         return {
             "total": self.header["total"],
             "mean": round(self.header["total"] / answers, 4),
             "max": self.header["max"],
             "histogram": {depth: count for depth, count in enumerate(histogram, 1) if count},
+            "optimal": optimal,
         }
 
 

@@ -5,13 +5,16 @@ Reads `<game>.feedback.npy` (with its header, word lists and `<game>.game.json`)
 plus a `_<file>.build.json` note with the wall-clock search time (kept out of the artifact so
 that the artifact stays byte-identical across builds).
 
-Root: the `opener_candidates` openers with the lowest lower bound 3N - k - 2[answer] (ties:
-lower sum of squared group sizes, then list order) are screened by exact search, each against
-the best total so far plus one (so ties are exact too). The game's configured root, if any, is
-the default and is always screened first; otherwise the best screened opener is the root. The
-tree below the root is optimal over every allowed guess within the guess limit (the search in
-pipeline/search_tree.py is exact) unless the game sets a search width, and whether the root
-itself is the best opener is proven only among the screened ones; the header says both.
+Root: with an opener-proof table `<game>.proof.parquet` beside the matrix that covers every
+allowed guess in this mode (pipeline/prove_openers.py), its proven best opener. Otherwise the
+`opener_candidates` openers with the lowest lower bound 3N - k - 2[answer] (ties: lower sum of
+squared group sizes, then list order) are screened by exact search, each against the best total
+so far plus one (so ties are exact too). The game's configured root, if any, is the default and
+is always screened first; otherwise the best screened opener is the root. The tree below the
+root is optimal over every allowed guess within the guess limit (the search in
+pipeline/search_tree.py is exact) unless the game sets a search width; the root is proven the
+best opener over all allowed guesses only with a proof table or when every guess was screened
+(header `opener_proven`), else only among the screened ones.
 
 Usage: wordpack-build tree artifacts/guessing/wordle-en.feedback.npy [--hard]
        -o artifacts/guessing/wordle-en.tree.msgpack
@@ -32,13 +35,18 @@ from lookup.guessing import load_descriptor
 from lookup.splits import split_figures, tree_lower_bound
 from pipeline.atomic import atomic_output
 from pipeline.build_feedback import encode_words
+from pipeline.proof_table import proven_opener, read_proof
 from pipeline.provenance import record
 from pipeline.search_tree import INFINITE, Searcher
 
 
-def opener_order(codes: np.ndarray, length: int) -> list[int]:
-    """Guess indices by lower bound, then sum of squared group sizes, then list order."""
-    figures = split_figures(codes, code_count(length))
+def opener_order(codes: np.ndarray, length: int, figures: dict | None = None) -> list[int]:
+    """Guess indices by lower bound, then sum of squared group sizes, then list order.
+
+    `figures` are lookup.splits.split_figures of `codes` when the caller has them already.
+    """
+    if figures is None:
+        figures = split_figures(codes, code_count(length))
     is_answer = np.arange(codes.shape[0]) < codes.shape[1]  # answers lead the guess list
     bound = tree_lower_bound(codes.shape[1], figures["non_green_groups"], is_answer)
     order = np.lexsort((np.arange(codes.shape[0]), figures["sum_squares"], bound))
@@ -62,54 +70,106 @@ def histogram_of(searcher: Searcher, node: list) -> list[int]:
     return histogram
 
 
-def _screen(searcher: Searcher, candidates: list[int], label: str, progress: bool):
-    """[(opener, total, exact)] in candidate order; each against the best so far plus one."""
-    screened = []
-    best = int(INFINITE)
-    for g in tqdm(candidates, desc=label, unit="opener", disable=not progress):
-        total = searcher.cost(g, beta=best + 1 if best < INFINITE else INFINITE)
-        exact = bool(total <= best or best == INFINITE)
-        screened.append((g, int(total), exact))
-        best = min(best, total)
-    return screened
+class GameSearch:
+    """A built game ready to search: its matrix, descriptor, letters and list checksums."""
+
+    def __init__(self, npy_path):
+        npy_path = Path(npy_path)
+        self.matrix = load_feedback(npy_path)
+        self.game = load_descriptor(npy_path.with_name(
+            npy_path.name.removesuffix(".feedback.npy") + ".game.json"))
+        self.letters = encode_words(self.matrix.guesses, self.game["alphabet"])
+        self.answers_sha256 = sha256_file(npy_path.parent / self.game["answers"]["file"])
+        self.guesses_sha256 = sha256_file(npy_path.parent / self.game["guesses"]["file"])
+
+    def searcher(self, hard: bool, depth_limit: int) -> Searcher:
+        """A fresh exact (or width-limited, as the game sets) search state."""
+        return Searcher(np.asarray(self.matrix.codes), self.letters, len(self.game["alphabet"]),
+                        hard, depth_limit, self.game["search_width"])
+
+    def candidates(self) -> list[int]:
+        """The configured root (if any) first, then the best-bounded `opener_candidates`."""
+        order = opener_order(self.matrix.codes, self.matrix.length)
+        candidates = order[:self.game["opener_candidates"]]
+        if self.game["root"] is not None:
+            root = self.matrix.guess_index[self.game["root"]]
+            candidates = [root] + [g for g in candidates if g != root]
+        return candidates
+
+    def screen(self, candidates: list[int], hard: bool, progress: bool, first_depth: int = 0):
+        """Screen `candidates` exactly under the game's guess limit (or `first_depth`), one
+        more guess at a time until some tree fits.
+
+        Returns:
+            (searcher, depth limit used, [(opener, total, exact)] in candidate order), where
+            each opener is searched against the best so far plus one, so `exact` False means
+            `total` is only a lower bound (and the opener lost).
+        """
+        limit = self.game["max_guesses"]
+        for depth_limit in range(first_depth or limit, 2 * limit + 1):
+            searcher = self.searcher(hard, depth_limit)
+            screened = []
+            best = int(INFINITE)
+            for g in tqdm(candidates, desc=f"{self.game['id']} openers", unit="opener",
+                          disable=not progress):
+                total = searcher.cost(g, beta=best + 1 if best < INFINITE else INFINITE)
+                screened.append((g, int(total), bool(total <= best or best == INFINITE)))
+                best = min(best, total)
+            if best < INFINITE:
+                return searcher, depth_limit, screened
+        raise BadInput(f"{self.game['id']}: no tree solves every answer in {2 * limit} guesses")
+
+
+def proof_path(npy_path) -> Path:
+    """The game's opener-proof table beside its matrix (the tree build uses it if present)."""
+    npy_path = Path(npy_path)
+    return npy_path.with_name(npy_path.name.removesuffix(".feedback.npy") + ".proof.parquet")
 
 
 def search(npy_path, hard: bool, progress: bool = True):
-    """Screen openers, pick the root and build the tree.
+    """Pick the root (the proven opener, else by screening) and build the tree.
+
+    Args:
+        npy_path: the game's feedback matrix.
+        hard: hard mode.
+        progress: show a progress bar.
 
     Returns:
         (header without timing, root node, seconds spent searching).
     """
-    npy_path = Path(npy_path)
-    matrix = load_feedback(npy_path)
-    game = load_descriptor(npy_path.with_name(npy_path.name.removesuffix(".feedback.npy")
-                                              + ".game.json"))
-    letters = encode_words(matrix.guesses, game["alphabet"])
+    game_search = GameSearch(npy_path)
+    matrix, game = game_search.matrix, game_search.game
     width = game["search_width"]
+    mode = "hard" if hard else "normal"
     started = time.perf_counter()
-    candidates = opener_order(matrix.codes, matrix.length)[:game["opener_candidates"]]
-    configured = game["root"]
-    if configured is not None:
-        root_index = matrix.guess_index[configured]
-        candidates = [root_index] + [g for g in candidates if g != root_index]
-    # If no tree fits the game's guess limit (hard mode over a big lexicon), allow one more
-    # guess at a time; the header records the limit that was used.
-    for depth_limit in range(game["max_guesses"], 2 * game["max_guesses"] + 1):
-        searcher = Searcher(np.asarray(matrix.codes), letters, len(game["alphabet"]), hard,
-                            depth_limit, width)
-        screened = _screen(searcher, candidates, f"{game['id']} openers", progress)
-        if configured is not None:
-            root_index, root_total = screened[0][0], screened[0][1]
-            root_choice = "configured"
-        else:
-            root_index, root_total, _ = min(screened,
-                                            key=lambda row: (row[1], candidates.index(row[0])))
-            root_choice = f"best of {len(screened)} screened openers"
-        if root_total < INFINITE:
-            break
+    proven, first_depth = None, 0
+    proof = proof_path(npy_path)
+    if proof.is_file():
+        table, settings = read_proof(proof, game_search.answers_sha256,
+                                     game_search.guesses_sha256)
+        proven = proven_opener(table, mode, matrix.guesses)
+        if proven is not None:
+            first_depth = settings[mode]["depth_limit"]
+    if proven is not None:
+        candidates = [matrix.guess_index[proven]]
     else:
-        raise BadInput(f"{game['id']}: no tree solves every answer in "
-                       f"{2 * game['max_guesses']} guesses")
+        candidates = game_search.candidates()
+    searcher, depth_limit, screened = game_search.screen(candidates, hard, progress,
+                                                         first_depth)
+    if proven is not None:
+        root_index, root_total = screened[0][0], screened[0][1]
+        root_choice = (f"proven best of all {len(matrix.guesses)} openers "
+                       f"({proof.name})")
+    elif game["root"] is not None:
+        root_index, root_total = screened[0][0], screened[0][1]
+        root_choice = "configured"
+    else:
+        root_index, root_total, _ = min(screened,
+                                        key=lambda row: (row[1], candidates.index(row[0])))
+        root_choice = f"best of {len(screened)} screened openers"
+    # Screening every allowed guess proves the root best too, when it is the least total.
+    opener_proven = width == 0 and (proven is not None or (
+        len(screened) == len(matrix.guesses) and root_total == min(t for _, t, _ in screened)))
     root = searcher.tree(root_index)
     seconds = time.perf_counter() - started
     histogram = histogram_of(searcher, root)
@@ -124,8 +184,8 @@ def search(npy_path, hard: bool, progress: bool = True):
         "hard": hard,
         "max_guesses": game["max_guesses"],
         "root": matrix.guesses[root_index],
-        "answers_sha256": sha256_file(npy_path.parent / game["answers"]["file"]),
-        "guesses_sha256": sha256_file(npy_path.parent / game["guesses"]["file"]),
+        "answers_sha256": game_search.answers_sha256,
+        "guesses_sha256": game_search.guesses_sha256,
         "total": total,
         "max": len(histogram),
         "histogram": histogram,
@@ -135,6 +195,7 @@ def search(npy_path, hard: bool, progress: bool = True):
                             f"the {width} best-bounded allowed guesses at each node")
                          + (" obeying hard mode" if hard else "")
                          + f", at most {depth_limit} guesses per answer"),
+        "opener_proven": opener_proven,
         "search_width": width,
         "depth_limit": depth_limit,
         "root_choice": root_choice,
@@ -152,7 +213,8 @@ def build_tree(npy_path, output, hard: bool = False, progress: bool = True) -> d
     output = Path(output)
     with atomic_output(output, "wb") as handle:
         handle.write(msgpack.packb([header, root], use_bin_type=True))
-    inputs = [Path(npy_path)]
+    proof = proof_path(npy_path)
+    inputs = [Path(npy_path)] + ([proof] if proof.is_file() else [])
     record(output, format=TREE_FORMAT, version=TREE_VERSION, inputs=inputs)
     note = output.with_name(f"_{output.name}.build.json")
     with atomic_output(note, "w") as handle:

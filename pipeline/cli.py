@@ -14,7 +14,7 @@ try:
     import typer
     from typer.core import TyperGroup
 
-    from pipeline import cli_crossword, cli_equations, cli_guessing, cli_lexicon
+    from pipeline import cli_crossword, cli_equations, cli_guessing, cli_lexicon, cli_proofs
 except ModuleNotFoundError as missing:  # a plain `pip install .` has only the runtime
     if missing.name.split(".")[0] in ("lookup", "pipeline"):
         raise
@@ -40,7 +40,7 @@ app = typer.Typer(
     # Plain usage errors: the usage and one line, not a rich panel.
     rich_markup_mode=None,
 )
-for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword):
+for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_proofs):
     area.register(app)
 
 

@@ -360,6 +360,11 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
 def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     """Cost of guessing g first at S with `depth` guesses left (exact when < beta, else a lower
     bound >= beta).
+
+    Every group is probed first with the small budget 2|T| + 1: that costs one scan of the
+    group and raises its bound from 2|T| - 1 to its best guess's 3|T| - k - 2[g in T] (or
+    solves it), so a bad opener fails on the sum of its groups' bounds before any group is
+    searched deeply; then the groups are solved largest first with the budget left.
     """
     M, MT, akeys, gkeys, letters, counts, stamp, clock, dkeys, width = ctx
     n = S.shape[0]
@@ -368,25 +373,30 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
         ncodes *= 3
     green = ncodes - 1
     grouped, starts, gcodes = _split(M[g], S, ncodes, green)
-    total = np.int64(n)
-    for t in range(gcodes.shape[0]):
-        if gcodes[t] != green:
-            total += 2 * (starts[t + 1] - starts[t]) - 1
+    ngroups = gcodes.shape[0]
     sizes = starts[1:] - starts[:-1]
-    for t in np.argsort(-sizes, kind="mergesort"):  # largest first: the earliest cut-off
-        if gcodes[t] == green:
-            continue
-        m = starts[t + 1] - starts[t]
-        T = grouped[starts[t]:starts[t + 1]]
-        child_allowed = allowed
-        if hard:
-            child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
-                                           letters.shape[1], counts.shape[1])
-        lb = np.int64(2 * m - 1)
-        v = solve(T, child_allowed, depth - 1, beta - (total - lb), hard, ctx, memo, stats)
-        total += v - lb
-        if total >= beta:
-            return total
+    lbs = np.zeros(ngroups, np.int64)
+    total = np.int64(n)
+    for t in range(ngroups):
+        if gcodes[t] != green:
+            lbs[t] = 2 * sizes[t] - 1
+            total += lbs[t]
+    gorder = np.argsort(-sizes, kind="mergesort")  # largest first: the earliest cut-off
+    for probing in (True, False):
+        for t in gorder:
+            if gcodes[t] == green:
+                continue
+            T = grouped[starts[t]:starts[t + 1]]
+            child_allowed = allowed
+            if hard:
+                child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
+                                               letters.shape[1], counts.shape[1])
+            budget = 2 * sizes[t] + 1 if probing else beta - (total - lbs[t])
+            v = solve(T, child_allowed, depth - 1, budget, hard, ctx, memo, stats)
+            total += v - lbs[t]
+            lbs[t] = v
+            if total >= beta:
+                return total
     return total
 
 

@@ -144,7 +144,8 @@ def test_playing_every_answer_follows_the_tree(game, hard):
 
 def test_tree_stats_exact(game):
     stats = game.tree_stats()
-    assert set(stats) == {"total", "mean", "max", "histogram"}
+    assert set(stats) == {"total", "mean", "max", "histogram", "optimal"}
+    assert stats["optimal"] == "for its opener"  # 4 of the 29 openers screened, no proof
     assert sum(stats["histogram"].values()) == 15
     assert stats["total"] == sum(k * v for k, v in stats["histogram"].items())
     assert stats["mean"] == round(stats["total"] / 15, 4)
@@ -279,7 +280,8 @@ def test_cli_opener_and_tree(built):
     opener = json.loads(wordpack(built, "opener", "tiny-en", "bolt", "--json").stdout)
     assert opener["guess"] == "bolt" and opener["is_candidate"]
     stats = json.loads(wordpack(built, "tree", "tiny-en", "--hard", "--json").stdout)
-    assert set(stats) == {"total", "mean", "max", "histogram"}
+    assert set(stats) == {"total", "mean", "max", "histogram", "optimal"}
+    assert stats["optimal"] == "for its opener"  # 4 of the 29 openers screened, no proof
     text = wordpack(built, "tree", "tiny-en").stdout
     assert text.startswith("root bolt: total")
 

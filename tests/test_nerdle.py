@@ -120,13 +120,12 @@ def test_tree_walks_to_its_exact_total(built, game_id, hard):
     assert (header["root"], header["total"], header["histogram"]) == (root_word, total,
                                                                       histogram)
     assert walk(root, guesses, answers, len(root_word)) == (total, histogram)
-    # Every allowed guess was screened as opener: the root is optimal too, not only the tree
-    # below it.
-    assert header["proven_optimal"] and header["search_width"] == 0
-    assert header["root_choice"] == f"best of {n_guesses} screened openers"
-    assert len(header["screened"]) == n_guesses
-    assert header["screened"][0][:2] == [root_word, total]
-    assert all(t >= total for _, t, _ in header["screened"])
+    # The committed opener proof (sources/proofs/) covers every allowed guess: the root is
+    # optimal too, not only the tree below it.
+    assert header["proven_optimal"] and header["search_width"] == 0 and header["opener_proven"]
+    assert header["root_choice"] == (f"proven best of all {n_guesses} openers "
+                                     f"({game_id}.proof.parquet)")
+    assert header["screened"] == [[root_word, total, True]]
 
 
 def test_micro_subtrees_are_optimal_by_brute_force(built):
@@ -184,7 +183,8 @@ def test_playing_every_answer_follows_the_tree(mini):
         total += len(history)
     assert total == 544 == mini.tree_stats()["total"]
     assert mini.tree_stats() == {"total": 544, "mean": 2.6408, "max": 4,
-                                 "histogram": {1: 1, 2: 73, 3: 131, 4: 1}}
+                                 "histogram": {1: 1, 2: 73, 3: 131, 4: 1},
+                                 "optimal": "over all openers"}
 
 
 @pytest.mark.parametrize("guess, message", [

@@ -1,0 +1,107 @@
+"""Opener-proof benchmarks (pipeline/prove_openers.py) on the built guessing games.
+
+Rows: the CPU-hours and wall hours of every committed proof (from its recipe in
+sources/proofs/); the speed-up of the Dask stage from 1 to 2 local workers on the same chunks
+of wordle-en openers; and, for every game and mode, the estimated CPU-hours of a full proof:
+the openers that survive the bound screen against the built tree's total times the mean CPU
+time of a random sample of them (openers near the best take longer than the sample's typical
+one, so this is a low estimate for games whose survivors are few).
+"""
+
+import json
+import logging
+import os
+import time
+from pathlib import Path
+
+import msgpack
+import numpy as np
+
+from lookup.feedback import code_count
+from lookup.splits import split_figures, tree_lower_bound
+from pipeline.build_tree import GameSearch
+from pipeline.prove_openers import prove_chunk
+
+REPO = Path(__file__).resolve().parents[1]
+GUESSING = Path(os.environ.get("WORDPACK_ARTIFACTS", REPO / "artifacts")) / "guessing"
+SPEEDUP_GAME = "wordle-en"
+SPEEDUP_OPENERS = 48  # random wordle-en openers, 6 chunks of 8, against beta = 7,931
+SAMPLE = 6  # openers timed per game and mode for the estimate
+
+
+def row(what, value, unit, note=""):
+    return {"area": "proofs", "what": what, "value": value, "unit": unit, "note": note}
+
+
+def committed_rows() -> list[dict]:
+    rows = []
+    for recipe_path in sorted((REPO / "sources" / "proofs").glob("*.proof.json")):
+        recipe = json.loads(recipe_path.read_text())
+        for mode, run in recipe["modes"].items():
+            rows.append(row(f"{recipe['game']} {mode}: committed proof, CPU",
+                            run["cpu_seconds"] / 3600, "CPU-hours",
+                            f"{run['searched']} searched, {run['bound_screened']} by bound; wall "
+                            f"{run['wall_seconds'] / 3600:.3g} h on {run['workers']} workers"))
+    return rows
+
+
+def speedup_rows() -> list[dict]:
+    from distributed import Client, LocalCluster
+
+    search = GameSearch(GUESSING / f"{SPEEDUP_GAME}.feedback.npy")
+    rng = np.random.default_rng(2024)
+    openers = [int(g) for g in rng.choice(len(search.matrix.guesses), SPEEDUP_OPENERS,
+                                          replace=False)]
+    chunks = [openers[i:i + 8] for i in range(0, len(openers), 8)]
+    npy = str((GUESSING / f"{SPEEDUP_GAME}.feedback.npy").resolve())
+    seconds = {}
+    for workers in (1, 2):
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                          dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                Client(cluster) as client:
+            # Warm-up: every worker loads the matrix and the compiled kernels first.
+            client.gather(client.map(prove_chunk, [npy] * workers, [False] * workers,
+                                     [6] * workers, [7931] * workers,
+                                     [[g] for g in openers[:workers]], pure=False))
+            started = time.perf_counter()
+            client.gather([client.submit(prove_chunk, npy, False, 6, 7931, chunk, pure=False)
+                           for chunk in chunks])
+            seconds[workers] = time.perf_counter() - started
+    return [row(f"{SPEEDUP_GAME}: {SPEEDUP_OPENERS} openers on 1 worker", seconds[1], "s"),
+            row(f"{SPEEDUP_GAME}: the same on 2 workers", seconds[2], "s",
+                f"speed-up {seconds[1] / seconds[2]:.2f}x (2 cores; other load on the machine "
+                "lowers it)")]
+
+
+def estimate_rows() -> list[dict]:
+    rows = []
+    rng = np.random.default_rng(13)
+    for npy in sorted(GUESSING.glob("*.feedback.npy")):
+        game = npy.name.removesuffix(".feedback.npy")
+        search = GameSearch(npy)
+        matrix = search.matrix
+        figures = split_figures(matrix.codes, code_count(matrix.length))
+        is_answer = np.arange(len(matrix.guesses)) < len(matrix.answers)
+        bounds = tree_lower_bound(len(matrix.answers), figures["non_green_groups"], is_answer)
+        for mode, suffix in (("normal", "tree.msgpack"), ("hard", "hard.tree.msgpack")):
+            header, _ = msgpack.unpackb((GUESSING / f"{game}.{suffix}").read_bytes())
+            beta = header["total"] + 1
+            survivors = np.flatnonzero(bounds < beta)
+            searcher = search.searcher(mode == "hard", header["depth_limit"])
+            sample = rng.choice(survivors, size=min(SAMPLE, survivors.size), replace=False)
+            cpu = []
+            for g in sample:
+                started = time.process_time()
+                searcher.cost(int(g), beta)
+                cpu.append(time.process_time() - started)
+            mean = float(np.mean(cpu)) if cpu else 0.0
+            rows.append(row(f"{game} {mode}: full proof, estimated CPU",
+                            mean * survivors.size / 3600, "CPU-hours",
+                            f"{survivors.size} of {len(matrix.guesses)} openers survive the "
+                            f"bound screen against {beta}; mean {mean:.3g} CPU s over "
+                            f"{len(cpu)}"))
+    return rows
+
+
+def run() -> list[dict]:
+    return committed_rows() + speedup_rows() + estimate_rows()

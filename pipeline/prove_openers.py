@@ -1,0 +1,339 @@
+"""Prove the best opener of a guessing game: every allowed opener's exact total, or a bound.
+
+For one game and mode (normal, hard) every allowed guess gets a row of the opener-proof table
+(format in docs/FORMATS.md, "Opener proof"):
+
+- an incumbent comes first: the tree build's screening (pipeline/build_tree.py) of its candidate
+  openers gives the best total found, `incumbent`; `beta = incumbent + margin + 1`;
+- bound screen: an opener whose lower bound 3N - k - 2[answer] (lookup/splits.py) is at least
+  `beta` is a `bound` row with that bound, no search needed;
+- every other opener is searched exactly with budget `beta` (pipeline/search_tree.py): a total
+  below `beta` is `exact`, else the row is `bound` with total `beta` (the search proved the
+  total is at least `beta`; the value it stopped at depends on what the memo held, `beta` does
+  not, so a rerun gives the same table).
+
+So every opener within `margin` of the incumbent has its exact total, every `bound` row is
+above `incumbent + margin`, and the least exact total is the best opener over all of them.
+
+The searched openers run as Dask tasks, in chunks (bound order, then guess-list order), on a
+`distributed.LocalCluster` (one single-threaded worker process per core) or on the scheduler
+given. Each finished chunk is written to the checkpoint directory at once; a rerun with the same
+directory skips finished chunks, so an interrupted run resumes. Workers read the feedback
+matrix from the same path as the client: on a real cluster every worker must see the files
+there.
+"""
+
+import datetime
+import functools
+import json
+import os
+import platform
+import subprocess
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from tqdm import tqdm
+
+from lookup.errors import BadInput
+from lookup.feedback import code_count
+from lookup.formats import PROOF_FORMAT, PROOF_VERSION, sha256_file
+from lookup.splits import split_figures, tree_lower_bound
+from pipeline.atomic import atomic_output
+from pipeline.build_tree import GameSearch, histogram_of, opener_order
+from pipeline.proof_table import SCHEMA, read_proof, recipe_path
+from pipeline.provenance import record
+
+MODES = ("normal", "hard")
+# Openers per Dask task: small enough to balance two workers, large enough that a worker's memo
+# (subtrees shared between openers) pays off.
+DEFAULT_CHUNK = 32
+# A worker clears its search memo beyond this many entries (about 40 bytes each).
+MEMO_LIMIT = 8_000_000
+
+_CHUNK_SCHEMA = pa.schema([
+    ("guess", pa.int32()), ("status", pa.string()), ("total", pa.int32()),
+    ("max_depth", pa.int8()), ("seconds", pa.float64()), ("cpu_seconds", pa.float64()),
+])
+
+
+def code_version(repo: Path) -> str:
+    """The git commit of `repo` ("+dirty" when tracked files differ from it), or "unknown"."""
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=repo, capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+dirty" if dirty.strip() else "")
+
+
+def machine() -> dict:
+    """Where a run happened: host, CPU, cores, Python."""
+    return {"node": platform.node(), "machine": platform.machine(),
+            "processor": _cpu_model(), "cores": os.cpu_count(),
+            "python": platform.python_version()}
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool) -> dict:
+    """The incumbent, the budget, the bound rows and the chunks of openers to search."""
+    started, cpu_started = time.perf_counter(), time.process_time()
+    search = GameSearch(npy_path)
+    hard = mode == "hard"
+    candidates = search.candidates()
+    searcher, depth_limit, screened = search.screen(candidates, hard, progress)
+    incumbent_guess, incumbent = min(((g, t) for g, t, _ in screened),
+                                     key=lambda row: (row[1], candidates.index(row[0])))
+    beta = incumbent + margin + 1
+    matrix = search.matrix
+    figures = split_figures(matrix.codes, code_count(matrix.length))
+    n_answers = len(matrix.answers)
+    is_answer = np.arange(len(matrix.guesses)) < n_answers
+    bounds = tree_lower_bound(n_answers, figures["non_green_groups"], is_answer)
+    order = opener_order(matrix.codes, matrix.length, figures)
+    searched = [g for g in order if bounds[g] < beta]
+    return {
+        "format": PROOF_FORMAT, "game": search.game["id"], "mode": mode,
+        "answers_sha256": search.answers_sha256, "guesses_sha256": search.guesses_sha256,
+        "depth_limit": depth_limit, "margin": margin,
+        "incumbent": [matrix.guesses[incumbent_guess], incumbent], "beta": beta,
+        "bound_rows": [[g, int(bounds[g])] for g in order if bounds[g] >= beta],
+        "chunks": [searched[i:i + chunk_size] for i in range(0, len(searched), chunk_size)],
+        "plan_seconds": round(time.perf_counter() - started, 3),
+        "plan_cpu_seconds": round(time.process_time() - cpu_started, 3),
+    }
+
+
+@functools.lru_cache(maxsize=2)
+def _worker_searcher(npy_path: str, hard: bool, depth_limit: int):
+    return GameSearch(npy_path).searcher(hard, depth_limit)
+
+
+def prove_chunk(npy_path: str, hard: bool, depth_limit: int, beta: int,
+                openers: list[int]) -> pa.Table:
+    """Search each opener with budget `beta` (a Dask task); one chunk-table row per opener."""
+    searcher = _worker_searcher(npy_path, hard, depth_limit)
+    rows = {name: [] for name in _CHUNK_SCHEMA.names}
+    for g in openers:
+        if len(searcher.memo) > MEMO_LIMIT:
+            searcher.memo.clear()
+        started, cpu_started = time.perf_counter(), time.process_time()
+        total = searcher.cost(g, beta)
+        if total < beta:
+            histogram = histogram_of(searcher, searcher.tree(g))
+            status, max_depth = "exact", len(histogram)
+        else:
+            status, total, max_depth = "bound", beta, None
+        for name, value in zip(_CHUNK_SCHEMA.names, (
+                g, status, total, max_depth, time.perf_counter() - started,
+                time.process_time() - cpu_started)):
+            rows[name].append(value)
+    return pa.table(rows, schema=_CHUNK_SCHEMA)
+
+
+class Checkpoints:
+    """One mode's checkpoint directory: plan.json, chunk-<i>.parquet, sessions.jsonl."""
+
+    def __init__(self, directory: Path):
+        self.directory = Path(directory)
+
+    def plan(self, make) -> dict:
+        """The stored plan, or make() stored (a resumed run keeps its first plan)."""
+        path = self.directory / "plan.json"
+        if path.is_file():
+            return json.loads(path.read_text())
+        plan = make()
+        with atomic_output(path, "w") as handle:
+            json.dump(plan, handle)
+        return plan
+
+    def chunk_path(self, index: int) -> Path:
+        """The checkpoint file of chunk `index`."""
+        return self.directory / f"chunk-{index:05d}.parquet"
+
+    def done(self, index: int) -> bool:
+        """Whether chunk `index` is checkpointed (written whole: atomic_output)."""
+        return self.chunk_path(index).is_file()
+
+    def save_chunk(self, index: int, table: pa.Table) -> None:
+        """Checkpoint chunk `index` atomically."""
+        with atomic_output(self.chunk_path(index), "wb") as handle:
+            pq.write_table(table, handle)
+
+    def chunks(self, count: int) -> pa.Table:
+        """Chunks 0..count-1, concatenated in order."""
+        return pa.concat_tables([pq.read_table(self.chunk_path(i)) for i in range(count)])
+
+    def log_session(self, session: dict) -> None:
+        """Append one run session (times, workers) to sessions.jsonl."""
+        with open(self.directory / "sessions.jsonl", "a") as handle:
+            handle.write(json.dumps(session) + "\n")
+
+    def sessions(self) -> list[dict]:
+        """Every session logged so far, oldest first."""
+        path = self.directory / "sessions.jsonl"
+        if not path.is_file():
+            return []
+        return [json.loads(line) for line in path.read_text().splitlines() if line]
+
+
+def _client(workers: int, scheduler: str | None):
+    import logging
+
+    from distributed import Client, LocalCluster
+
+    if scheduler:
+        return Client(scheduler)
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           dashboard_address=None, silence_logs=logging.ERROR)
+    return Client(cluster)
+
+
+def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
+             chunk_size: int, progress: bool) -> tuple[dict, pa.Table]:
+    """Prove one mode, resuming from `checkpoints`; returns (plan, chunk rows of every chunk)."""
+    from distributed import as_completed
+
+    plan = checkpoints.plan(lambda: make_plan(npy_path, mode, margin, chunk_size, progress))
+    if plan["margin"] != margin:
+        raise BadInput(f"{checkpoints.directory} holds a run with margin {plan['margin']}, not "
+                       f"{margin}: use another --checkpoints directory or --margin "
+                       f"{plan['margin']}")
+    game = GameSearch(npy_path)
+    if (plan["answers_sha256"], plan["guesses_sha256"]) != (game.answers_sha256,
+                                                            game.guesses_sha256):
+        raise BadInput(f"{checkpoints.directory} holds a run over other word lists: delete it "
+                       "or use another --checkpoints directory")
+    chunks = plan["chunks"]
+    pending = [i for i in range(len(chunks)) if not checkpoints.done(i)]
+    started, workers = time.perf_counter(), 0
+    if pending:
+        workers = len(client.scheduler_info()["workers"])
+        futures = {client.submit(prove_chunk, str(Path(npy_path).resolve()), mode == "hard",
+                                 plan["depth_limit"], plan["beta"], chunks[i], pure=False,
+                                 key=f"proof-{plan['game']}-{mode}-{i}"): i for i in pending}
+        total_openers = sum(len(c) for c in chunks)
+        with tqdm(total=total_openers, initial=total_openers - sum(len(chunks[i])
+                                                                   for i in pending),
+                  desc=f"{plan['game']} {mode}", unit="opener", disable=not progress,
+                  smoothing=0.05) as bar:
+            for future in as_completed(futures):
+                index = futures[future]
+                checkpoints.save_chunk(index, future.result())
+                bar.update(len(chunks[index]))
+        checkpoints.log_session({"wall_seconds": round(time.perf_counter() - started, 3),
+                                 "chunks": len(pending), "workers": workers,
+                                 "finished": _now()})
+    return plan, checkpoints.chunks(len(chunks)) if chunks else pa.table(
+        {name: [] for name in _CHUNK_SCHEMA.names}, schema=_CHUNK_SCHEMA)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def mode_table(plan: dict, guesses: list[str], searched: pa.Table) -> pa.Table:
+    """One mode's rows: best first (total, exact before bound, max depth, guess-list order)."""
+    rows = [(g, "bound", total, None, 0.0) for g, total in plan["bound_rows"]]
+    rows += zip(*(searched.column(name).to_pylist()
+                  for name in ("guess", "status", "total", "max_depth", "seconds")))
+    rows.sort(key=lambda row: (row[2], row[1] != "exact", row[3] or 0, row[0]))
+    return pa.table({
+        "opener": [guesses[row[0]] for row in rows], "mode": [plan["mode"]] * len(rows),
+        "status": [row[1] for row in rows], "total": [row[2] for row in rows],
+        "max_depth": [row[3] for row in rows], "seconds": [round(row[4], 4) for row in rows],
+    }, schema=SCHEMA)
+
+
+def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: int = 0,
+                  scheduler: str | None = None, margin: int = 0,
+                  chunk_size: int = DEFAULT_CHUNK, progress: bool = True,
+                  command: str = "") -> dict:
+    """Prove the openers of a game in `modes`; write the table to `output` and its recipe.
+
+    Args:
+        npy_path: the game's `<id>.feedback.npy`.
+        output: the `<id>.proof.parquet` to write; the recipe goes to `<id>.proof.json` beside.
+        modes: "normal" and/or "hard".
+        checkpoint_dir: where finished chunks go (a subdirectory per game and mode); default a
+            `_proofs` directory beside `output`.
+        workers: LocalCluster worker processes (0: one per core); ignored with `scheduler`.
+        scheduler: address of a running Dask scheduler (a real cluster).
+        margin: openers within `margin` of the incumbent get exact totals.
+        chunk_size: openers per Dask task.
+        command: the command line, for the recipe.
+
+    Returns:
+        The recipe.
+    """
+    npy_path, output = Path(npy_path), Path(output)
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise BadInput(f"modes {', '.join(unknown) or '(none)'}: give normal and/or hard")
+    if chunk_size < 1 or margin < 0:
+        raise BadInput("--chunk-size must be at least 1 and --margin at least 0")
+    version = code_version(Path(__file__).resolve().parents[1])  # the code that starts the run
+    game = GameSearch(npy_path)
+    checkpoint_dir = Path(checkpoint_dir or output.with_name("_proofs"))
+    client = _client(workers or os.cpu_count() or 1, scheduler)
+    tables, recipe_modes = [], {}
+    try:
+        for mode in modes:
+            checkpoints = Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}")
+            plan, searched = run_mode(npy_path, mode, checkpoints, client, margin, chunk_size,
+                                      progress)
+            tables.append(mode_table(plan, game.matrix.guesses, searched))
+            sessions = checkpoints.sessions()
+            recipe_modes[mode] = {
+                "depth_limit": plan["depth_limit"], "margin": margin,
+                "incumbent": plan["incumbent"], "beta": plan["beta"],
+                "bound_screened": len(plan["bound_rows"]), "searched": searched.num_rows,
+                "wall_seconds": round(plan["plan_seconds"]
+                                      + sum(s["wall_seconds"] for s in sessions), 1),
+                "cpu_seconds": round(plan["plan_cpu_seconds"]
+                                     + sum(searched.column("cpu_seconds").to_pylist()), 1),
+                "workers": sorted({s["workers"] for s in sessions}),
+            }
+    finally:
+        client.close()
+    table = pa.concat_tables(tables)
+    metadata = {"format": PROOF_FORMAT, "version": str(PROOF_VERSION), "game": game.game["id"],
+                "answers_sha256": game.answers_sha256, "guesses_sha256": game.guesses_sha256,
+                "modes": json.dumps({m: {k: recipe_modes[m][k] for k in (
+                    "depth_limit", "margin", "incumbent", "beta")} for m in modes})}
+    table = table.replace_schema_metadata(metadata)
+    with atomic_output(output, "wb") as handle:
+        pq.write_table(table, handle, compression="zstd")
+    recipe = {"format": f"{PROOF_FORMAT}-recipe", "game": game.game["id"], "command": command,
+              "code_version": version,
+              "machine": machine(), "finished": _now(), "modes": recipe_modes,
+              "answers_sha256": game.answers_sha256, "guesses_sha256": game.guesses_sha256,
+              "sha256": sha256_file(output)}
+    with atomic_output(recipe_path(output), "w") as handle:
+        json.dump(recipe, handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    return recipe
+
+
+def install_proof(committed, npy_path, output) -> None:
+    """Copy a committed proof table into the artifacts after checking it fits the game."""
+    game = GameSearch(npy_path)
+    read_proof(committed, game.answers_sha256, game.guesses_sha256)
+    output = Path(output)
+    with atomic_output(output, "wb") as handle:
+        handle.write(Path(committed).read_bytes())
+    record(output, format=PROOF_FORMAT, version=PROOF_VERSION, inputs=[Path(committed),
+                                                                        Path(npy_path)])

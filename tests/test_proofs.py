@@ -1,0 +1,213 @@
+"""Opener proofs: the Dask stage equals brute force on a fixture game, resumes after an
+interruption, feeds the tree build; the committed real tables re-solve exactly (full)."""
+
+import json
+import shutil
+import subprocess
+
+import msgpack
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from conftest import FIXTURES, REPO, full_artifact
+from lookup.errors import BadInput
+from pipeline.build_tree import GameSearch
+from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
+from pipeline.prove_openers import prove_openers
+from test_tree import brute_force
+
+GAMES = FIXTURES / "guessing"
+MAKE_VARS = [f"GUESSING_CONFIG={GAMES / 'guessing.toml'}"]
+
+
+def run_make(artifacts, sources, *targets, check=True):
+    return subprocess.run(["make", "-C", str(REPO), f"ARTIFACTS={artifacts}",
+                           f"SOURCES={sources}", *MAKE_VARS, *targets],
+                          capture_output=True, text=True, check=check)
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    """One single-worker local cluster for the module (the stage's --scheduler path)."""
+    import logging
+
+    from distributed import LocalCluster
+
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                      dashboard_address=None, silence_logs=logging.ERROR) as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def tiny_en(tmp_path_factory):
+    """The built tiny-en matrix and descriptor (no trees)."""
+    artifacts = tmp_path_factory.mktemp("artifacts")
+    run_make(artifacts, GAMES, "tiny-en")
+    return artifacts / "guessing" / "tiny-en.feedback.npy"
+
+
+@pytest.fixture(scope="module")
+def brute(tiny_en):
+    """Every opener's optimal total by plain recursion, per mode."""
+    search = GameSearch(tiny_en)
+    answers, guesses = search.matrix.answers, search.matrix.guesses
+    return {mode: {g: brute_force(answers, guesses, g, 6, mode == "hard") for g in guesses}
+            for mode in ("normal", "hard")}
+
+
+def prove(tiny_en, scheduler, tmp_path, **options):
+    output = tmp_path / "tiny-en.proof.parquet"
+    prove_openers(tiny_en, output, checkpoint_dir=tmp_path / "checkpoints",
+                  scheduler=scheduler, progress=False, **options)
+    return output
+
+
+def rows_of(path):
+    return pq.read_table(path).to_pylist()
+
+
+def test_every_opener_exact_equals_brute_force(tiny_en, scheduler, brute, tmp_path):
+    # A margin above every total makes every row exact: the whole table is brute force.
+    rows = rows_of(prove(tiny_en, scheduler, tmp_path, margin=1000, chunk_size=5))
+    assert len(rows) == 2 * 29
+    for row in rows:
+        assert row["status"] == "exact"
+        assert row["total"] == brute[row["mode"]][row["opener"]], row
+    assert [row["total"] for row in rows if row["mode"] == "normal"][:3] == [31, 32, 32]
+
+
+def test_bounds_are_above_the_best_and_below_the_exact_totals(tiny_en, scheduler, brute,
+                                                              tmp_path):
+    rows = rows_of(prove(tiny_en, scheduler, tmp_path, chunk_size=5))
+    for mode in ("normal", "hard"):
+        best = min(brute[mode].values())
+        mode_rows = [row for row in rows if row["mode"] == mode]
+        assert {row["opener"] for row in mode_rows} == set(brute[mode])
+        for row in mode_rows:
+            exact = brute[mode][row["opener"]]
+            if row["status"] == "exact":
+                assert row["total"] == exact == best, row
+            else:
+                assert best < row["total"] <= exact, row
+                assert row["max_depth"] is None
+        assert mode_rows[0]["total"] == best and mode_rows[0]["status"] == "exact"
+
+
+def test_interrupted_run_resumes_to_the_same_table(tiny_en, scheduler, tmp_path):
+    first = prove(tiny_en, scheduler, tmp_path / "a", margin=3, chunk_size=4)
+    checkpoints = tmp_path / "a" / "checkpoints" / "tiny-en.normal"
+    chunks = sorted(checkpoints.glob("chunk-*.parquet"))
+    assert len(chunks) == 3  # the 10 openers bounded below beta = 31 + 3 + 1, 4 per chunk
+    kept = chunks[0].stat().st_mtime_ns
+    # As if the run had stopped after its first chunk: later chunks and the output never written.
+    for chunk in chunks[1:]:
+        chunk.unlink()
+    shutil.rmtree(checkpoints.parent / "tiny-en.hard")
+    again = tmp_path / "b.proof.parquet"
+    prove_openers(tiny_en, again, checkpoint_dir=tmp_path / "a" / "checkpoints",
+                  scheduler=scheduler, progress=False, margin=3, chunk_size=4)
+    assert chunks[0].stat().st_mtime_ns == kept
+    assert compare_proofs(first, again) == []
+    assert len(json.loads(recipe_path(again).read_text())["modes"]["normal"]["workers"]) == 1
+
+
+def test_resume_with_other_settings_is_refused(tiny_en, scheduler, tmp_path):
+    prove(tiny_en, scheduler, tmp_path, modes=("normal",), margin=0)
+    with pytest.raises(BadInput, match="margin 0, not 2"):
+        prove(tiny_en, scheduler, tmp_path, modes=("normal",), margin=2)
+
+
+def test_proven_opener_needs_every_guess(tiny_en, scheduler, tmp_path):
+    output = prove(tiny_en, scheduler, tmp_path, modes=("normal",))
+    search = GameSearch(tiny_en)
+    table, settings = read_proof(output, search.answers_sha256, search.guesses_sha256)
+    assert settings["normal"]["depth_limit"] == 6
+    best = proven_opener(table, "normal", search.matrix.guesses)
+    assert table.column("opener")[0].as_py() == best
+    assert proven_opener(table.slice(0, 28), "normal", search.matrix.guesses) is None
+    assert proven_opener(table, "hard", search.matrix.guesses) is None
+    with pytest.raises(BadInput, match="other word lists"):
+        read_proof(output, search.answers_sha256, "0" * 64)
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory):
+    """A sources directory like the fixtures' with a committed tiny-en proof, built by make."""
+    sources = tmp_path_factory.mktemp("sources")
+    shutil.copytree(GAMES, sources, dirs_exist_ok=True)
+    artifacts = tmp_path_factory.mktemp("artifacts")
+    run_make(artifacts, sources, "PROOF_WORKERS=1", "prove-tiny-en")
+    run_make(artifacts, sources, "tiny-en")
+    return sources, artifacts
+
+
+def test_make_uses_the_committed_table(committed):
+    sources, artifacts = committed
+    recipe = json.loads((sources / "proofs" / "tiny-en.proof.json").read_text())
+    assert recipe["command"].startswith("python -m pipeline proofs ")
+    assert set(recipe["modes"]) == {"normal", "hard"} and recipe["machine"]["cores"] >= 1
+    installed = artifacts / "guessing" / "tiny-en.proof.parquet"
+    assert installed.read_bytes() == (sources / "proofs" / "tiny-en.proof.parquet").read_bytes()
+    rows = rows_of(installed)
+    for suffix, mode in (("tree.msgpack", "normal"), ("hard.tree.msgpack", "hard")):
+        header, _ = msgpack.unpackb((artifacts / "guessing" / f"tiny-en.{suffix}").read_bytes())
+        best = next(row for row in rows if row["mode"] == mode)
+        assert (header["root"], header["total"]) == (best["opener"], best["total"])
+        assert header["opener_proven"] and header["root_choice"] == (
+            "proven best of all 29 openers (tiny-en.proof.parquet)")
+
+
+def test_reprove_checks_the_same_table_comes_out(committed, tmp_path):
+    sources, artifacts = committed
+    assert run_make(artifacts, sources, "PROOF_WORKERS=1", "reprove-tiny-en").returncode == 0
+    table = pq.read_table(sources / "proofs" / "tiny-en.proof.parquet")
+    totals = table.column("total").to_pylist()
+    tampered = table.set_column(3, "total", [[totals[0] - 1] + totals[1:]])
+    tampered_sources = tmp_path / "sources"
+    shutil.copytree(sources, tampered_sources)
+    pq.write_table(tampered, tampered_sources / "proofs" / "tiny-en.proof.parquet")
+    result = run_make(artifacts, tampered_sources, "PROOF_WORKERS=1", "reprove-tiny-en",
+                      check=False)
+    assert result.returncode != 0
+    assert "error: " in result.stderr and "differs from" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# --- the committed real tables (after `make`) --------------------------------------------------
+
+COMMITTED = sorted(path.name.removesuffix(".proof.parquet")
+                   for path in (REPO / "sources" / "proofs").glob("*.proof.parquet"))
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game", COMMITTED)
+def test_committed_table_re_solves_20_random_openers(game):
+    search = GameSearch(full_artifact(f"guessing/{game}.feedback.npy"))
+    path = REPO / "sources" / "proofs" / f"{game}.proof.parquet"
+    table, settings = read_proof(path, search.answers_sha256, search.guesses_sha256)
+    rng = np.random.default_rng(13)
+    for mode, options in settings.items():
+        rows = [row for row in table.to_pylist() if row["mode"] == mode]
+        assert len(rows) == len(search.matrix.guesses)
+        assert proven_opener(table, mode, search.matrix.guesses) == rows[0]["opener"]
+        searcher = search.searcher(mode == "hard", options["depth_limit"])
+        for i in sorted(rng.choice(len(rows), size=min(20, len(rows)), replace=False)):
+            row = rows[i]
+            g = search.matrix.guess_index[row["opener"]]
+            if row["status"] == "exact":
+                assert searcher.cost(g) == row["total"], row
+            else:  # the bound: no tree opening with it totals less
+                assert searcher.cost(g, row["total"]) >= row["total"], row
+
+
+@pytest.mark.full
+def test_wordle_en_matches_selby():
+    if "wordle-en" not in COMMITTED:
+        pytest.skip("the wordle-en proof is not committed yet")
+    rows = rows_of(REPO / "sources" / "proofs" / "wordle-en.proof.parquet")
+    exact = {row["opener"]: row["total"] for row in rows
+             if row["mode"] == "normal" and row["status"] == "exact"}
+    assert {w: exact.get(w) for w in ("salet", "reast", "crate", "trace", "slate", "crane")} == {
+        "salet": 7920, "reast": 7923, "crate": 7926, "trace": 7926, "slate": 7928, "crane": 7930}
+    assert min(row["total"] for row in rows if row["mode"] == "normal") == 7920
