@@ -1,0 +1,18 @@
+// The two kinds of error the readers throw; a page shows their message as it is (one line).
+
+/** A query the user typed that cannot be answered: the message says what is wrong and what to do. */
+export class BadInput extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "BadInput";
+  }
+}
+
+/** A data file that is missing, damaged or of a format version these readers do not read. */
+export class BadArtifact extends Error {
+  constructor(url, problem, remedy = "rebuild it with `make web`") {
+    super(`${url}: ${problem}; ${remedy}`);
+    this.name = "BadArtifact";
+    this.url = url;
+  }
+}
