@@ -2,9 +2,17 @@
 
 /** A query the user typed that cannot be answered: the message says what is wrong and what to do. */
 export class BadInput extends Error {
-  constructor(message) {
+  /**
+   * @param {string} message
+   * @param {{field?: string, turn?: number}} where the input at fault, so that a page can show
+   *   the message next to it: a query's field ("letters", "starts", "pattern", ...), or the
+   *   guess number (1-based) of a history
+   */
+  constructor(message, {field, turn} = {}) {
     super(message);
     this.name = "BadInput";
+    this.field = field;
+    this.turn = turn;
   }
 }
 

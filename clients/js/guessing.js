@@ -38,14 +38,25 @@ export function parseFeedback(text, length) {
   for (const ch of symbols) {
     if (!FEEDBACK_SYMBOLS.has(ch)) {
       throw new BadInput(`feedback ${quote(text)}: ${quote(ch)} is not a colour; use digits ` +
-                         "0/1/2, letters g/y/b or the squares 🟩 🟨 ⬛");
+                         "0/1/2, letters g/y/b or the squares 🟩 🟨 ⬛", {field: "feedback"});
     }
     code = code * 3 + FEEDBACK_SYMBOLS.get(ch);
   }
   if (symbols.length !== length) {
-    throw new BadInput(`feedback ${quote(text)} has ${symbols.length} positions, the game has ${length}`);
+    throw new BadInput(`feedback ${quote(text)} has ${symbols.length} positions, the game has ${length}`,
+                       {field: "feedback"});
   }
   return code;
+}
+
+/** Run `read`; a BadInput it throws is about guess number `turn` of a history. */
+function atTurn(turn, read) {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof BadInput) error.turn = turn;
+    throw error;
+  }
 }
 
 /** The digit string of a feedback code, e.g. codeToDigits(183, 5) === "20210". */
@@ -126,12 +137,13 @@ export class GuessingGame {
     const word = String(text).trim().toLowerCase();
     const length = [...word].length;
     if (length !== this.length) {
-      throw new BadInput(`${what} ${quote(word)} has ${length} characters, ${this.id} needs ${this.length}`);
+      throw new BadInput(`${what} ${quote(word)} has ${length} characters, ${this.id} needs ${this.length}`,
+                         {field: what});
     }
     const bad = [...new Set([...word].filter((ch) => !this.letterNumber.has(ch)))].sort();
     if (bad.length) {
       throw new BadInput(`${what} ${quote(word)} uses ${quote(bad.join(""))}, not in the alphabet ` +
-                         `${quote(this.alphabet)}`);
+                         `${quote(this.alphabet)}`, {field: what});
     }
     return word;
   }
@@ -139,7 +151,7 @@ export class GuessingGame {
   guessNumber(text) {
     const word = this.word(text);
     const g = this.guessIndex.get(word);
-    if (g === undefined) throw new BadInput(`${quote(word)} is not in the allowed list of ${this.id}`);
+    if (g === undefined) throw new BadInput(`${quote(word)} is not in the allowed list of ${this.id}`, {field: "guess"});
     return g;
   }
 
@@ -185,20 +197,20 @@ export class GuessingGame {
     history.forEach((item, index) => {
       const turn = index + 1;
       if (!Array.isArray(item) || item.length !== 2) {
-        throw new BadInput(`history item ${turn} must be a (guess, feedback) pair`);
+        throw new BadInput(`history item ${turn} must be a (guess, feedback) pair`, {turn});
       }
       const [guess, feedback] = item;
-      const g = this.guessNumber(guess);
-      const code = Number.isInteger(feedback) ? feedback : parseFeedback(String(feedback), this.length);
+      const [g, code] = atTurn(turn, () => [this.guessNumber(guess),
+        Number.isInteger(feedback) ? feedback : parseFeedback(String(feedback), this.length)]);
       if (code < 0 || code > this.allGreen) {
-        throw new BadInput(`feedback code ${code} of guess ${turn} is out of range`);
+        throw new BadInput(`feedback code ${code} of guess ${turn} is out of range`, {field: "feedback", turn});
       }
       if (hard) {
         parsed.forEach(([pg, pc], earlier) => {
           const why = this.hardModeViolation(g, pg, pc);
           if (why) {
             throw new BadInput(`hard mode: guess ${turn} ${quote(this.guesses[g])} breaks guess ` +
-                               `${earlier + 1}'s hint: ${why}`);
+                               `${earlier + 1}'s hint: ${why}`, {field: "guess", turn});
           }
         });
       }
@@ -206,7 +218,8 @@ export class GuessingGame {
       key += `${g}:${code};`;
       candidates = this.cachedFilter(key, candidates, g, code);
       if (candidates.length === 0) {
-        throw new BadInput(`no answer fits: check the colours of guess ${turn} (${quote(this.guesses[g])})`);
+        throw new BadInput(`no answer fits: check the colours of guess ${turn} (${quote(this.guesses[g])})`,
+                           {field: "feedback", turn});
       }
     });
     if (candidates === null) candidates = Int32Array.from(this.answers.keys());

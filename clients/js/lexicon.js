@@ -134,12 +134,12 @@ export class Lexicon {
   }
 
   clean(text, what, extra = "") {
-    if (typeof text !== "string") throw new BadInput(`${what} must be a string, not ${typeof text}`);
+    if (typeof text !== "string") throw new BadInput(`${what} must be a string, not ${typeof text}`, {field: what});
     const cleaned = text.trim().normalize("NFC").toLowerCase();
     for (const ch of cleaned) {
       if (!this.tile.has(ch) && !extra.includes(ch)) {
         throw new BadInput(`${quote(ch)} in ${what} ${quote(cleaned)} is not in the ${this.name} ` +
-                           `alphabet (use ${this.alphabet.join("")}${extra})`);
+                           `alphabet (use ${this.alphabet.join("")}${extra})`, {field: what});
       }
     }
     return cleaned;
@@ -147,9 +147,9 @@ export class Lexicon {
 
   rack(text, what) {
     const letters = [...this.clean(text, what, BLANK)];
-    if (!letters.length) throw new BadInput(`${what} is empty: give at least one letter`);
+    if (!letters.length) throw new BadInput(`${what} is empty: give at least one letter`, {field: what});
     if (letters.length > MAX_QUERY_LETTERS) {
-      throw new BadInput(`${what} has ${letters.length} letters; at most ${MAX_QUERY_LETTERS}`);
+      throw new BadInput(`${what} has ${letters.length} letters; at most ${MAX_QUERY_LETTERS}`, {field: what});
     }
     const rack = new Int32Array(this.alphabet.length + 1);
     let blanks = 0;
@@ -207,7 +207,7 @@ export class Lexicon {
   unscramble(letters, {minLength = 2, starts = "", ends = "", contains = ""} = {}) {
     const [rack, blanks, total] = this.rack(letters, "letters");
     if (!Number.isInteger(minLength) || minLength < 1) {
-      throw new BadInput(`minimum length must be a positive integer, not ${minLength}`);
+      throw new BadInput(`minimum length must be a positive integer, not ${minLength}`, {field: "minLength"});
     }
     const start = this.clean(starts, "starts");
     const end = this.clean(ends, "ends");
@@ -219,10 +219,10 @@ export class Lexicon {
   /** Words matching a pattern: "?" one letter, "*" any run (even empty), letters fixed. */
   match(pattern) {
     const text = this.clean(pattern, "pattern", BLANK + ANY_RUN);
-    if (!text) throw new BadInput("pattern is empty: use letters, '?' and '*'");
+    if (!text) throw new BadInput("pattern is empty: use letters, '?' and '*'", {field: "pattern"});
     const symbols = [...text];
     if (symbols.length > MAX_PATTERN_LENGTH) {
-      throw new BadInput(`pattern has ${symbols.length} symbols; at most ${MAX_PATTERN_LENGTH}`);
+      throw new BadInput(`pattern has ${symbols.length} symbols; at most ${MAX_PATTERN_LENGTH}`, {field: "pattern"});
     }
     const tokens = symbols.map((ch) => this.tile.get(ch) ?? ch);
     const end = tokens.length;
