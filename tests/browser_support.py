@@ -41,6 +41,7 @@ class Site:
     """A directory served on 127.0.0.1 and a page open in the browser at its root."""
 
     def __init__(self, browser, directory):
+        """`browser`: a Playwright Browser or BrowserContext (anything with new_page)."""
         self.server = start_server(directory)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
         self.page = browser.new_page()
@@ -69,6 +70,14 @@ class Site:
             "?.textContent ?? ''; return text ? (prefix ? got.startsWith(text) : got === text)"
             " : got !== ''; }", arg=[selector, text, prefix])
         return self.page.text_content(selector)
+
+    def bytes_fetched(self) -> int:
+        """Bytes the page fetched so far (the document and every resource), before HTTP
+        compression, from the browser's Resource Timing entries."""
+        return self.page.evaluate(
+            "() => [...performance.getEntriesByType('navigation'),"
+            " ...performance.getEntriesByType('resource')]"
+            ".reduce((sum, entry) => sum + entry.decodedBodySize, 0)")
 
     def close(self) -> None:
         """Close the page and stop the server."""

@@ -12,7 +12,7 @@ import pytest
 
 import lookup
 from browser_support import Site, browser  # noqa: F401 (a fixture)
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, full_artifact
 from lookup.guessing import guessing_game
 from pipeline.build_web import build_web
 
@@ -104,8 +104,10 @@ def lexicon_queries(words: list[str], alphabet: str, seed: int, probes: int, que
         letters = list(word[:7]) + [rng.choice(alphabet) for _ in range(rng.randrange(2))]
         rng.shuffle(letters)
         racks.append("".join(letters[:6]) + "?" * rng.randrange(2))
-        symbols = [c if rng.random() < 0.5 else "?" for c in word]
-        cut = rng.randrange(len(symbols) + 1)
+        # A letter first and no '*' before the second symbol: an open start would make the
+        # Python side walk most of the lexicon for one pattern.
+        symbols = [c if i == 0 or rng.random() < 0.6 else "?" for i, c in enumerate(word)]
+        cut = rng.randrange(min(2, len(symbols)), len(symbols) + 1)
         patterns.append("".join(symbols[:cut]) + "*" * rng.randrange(2) + "".join(symbols[cut:]))
     return sample + edits + ["", "x" * 40], racks, patterns
 
@@ -347,3 +349,66 @@ def test_wordle_helper_page(site):
     assert site.wait_text("#rows .error") == (
         "no answer fits: check the colours of guess 1 ('bell')")
 
+
+
+# ---- the real artifacts (make test-full) ----------------------------------------------------
+
+REAL_LEXICONS = ["enable", "opentaal", "igerman98", "opencorpora-nouns"]
+PAGE_BUDGET = 600_000  # bytes the ENABLE word finder page loads, before HTTP compression
+
+
+@pytest.fixture(scope="module")
+def real_site(tmp_path_factory):
+    """The site built from the real artifacts ($WORDPACK_ARTIFACTS, else artifacts/)."""
+    games = full_artifact("guessing/games.json").parents[1]
+    for name in REAL_LEXICONS:
+        full_artifact(f"lexicons/{name}.dawg")
+    site = tmp_path_factory.mktemp("real") / "web"
+    build_web(games, site)
+    return site
+
+
+@pytest.fixture()
+def real_page(browser, real_site):  # noqa: F811 (the fixture)
+    opened = Site(browser, real_site)
+    opened.open("index.html#words")
+    yield opened
+    assert opened.errors == []
+    opened.close()
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("name", REAL_LEXICONS)
+def test_real_lexicon_agrees_with_python(real_page, name):
+    lex = lookup.lexicon(name)
+    words = list(lex)
+    probes, racks, patterns = lexicon_queries(words, lex.alphabet, 2024, 10_000, 500)
+    indices = random.Random(7).sample(range(len(words)), 10_000)
+    expected = python_answers(lex, probes, indices, racks, patterns)
+    got = real_page.run(LEXICON_QUERIES, {"name": name, "probes": probes, "indices": indices,
+                                          "racks": racks, "patterns": patterns})
+    assert len(probes) >= 10_000 and len(racks) == len(patterns) == 500
+    assert got == expected
+    assert sum(map(len, expected["unscramble"])) > 500
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game_id, total", [("wordle-en", 7920), ("nerdle-classic", 53512)])
+def test_real_every_answer_takes_as_many_guesses_as_in_python(real_page, game_id, total):
+    game = guessing_game(game_id)
+    got = real_page.run(PLAY_EVERY_ANSWER, {"id": game_id, "hard": False})
+    assert got == python_guesses_per_answer(game, hard=False)
+    assert sum(got) == total
+
+
+@pytest.mark.full
+def test_real_word_finder_page_budget(browser, real_site):  # noqa: F811
+    manifest = json.loads((real_site / "web-manifest.json").read_text())
+    site = Site(browser, real_site)
+    try:
+        site.open("index.html?letters=retinas")
+        assert site.wait_text("#found", "256 words (", prefix=True)
+        fetched = site.bytes_fetched()
+    finally:
+        site.close()
+    assert manifest["pages"]["words"]["bytes"] <= fetched <= PAGE_BUDGET
