@@ -21,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import lookup  # noqa: E402
+from bench_lexicon import per_call  # noqa: E402
 from browser_support import Site, chromium_path  # noqa: E402
 from lookup.paths import artifacts_dir  # noqa: E402
 from pipeline.build_web import build_web  # noqa: E402
@@ -95,16 +96,6 @@ QUERY_TIMES = """
   return {has: time((w) => e.has(w), arg.probes, 5),
           unscramble: time((r) => e.unscramble(r, {minLength: 2}), arg.racks, 3)};
 """
-
-
-def per_call(fn, items, repeat) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        for item in items:
-            fn(item)
-        best = min(best, (time.perf_counter() - started) / len(items))
-    return best
 
 
 def query_rows(browser, site: Path) -> list[dict]:
