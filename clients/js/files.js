@@ -83,7 +83,8 @@ export async function sha256Hex(bytes) {
  * @param {string} url
  * @param {string} format the expected `format`
  * @param {number} version the one version these readers know
- * @param {Object<string, string>} fields field name -> "string", "number", "boolean", "object"
+ * @param {Object<string, string>} fields the fields a reader uses: name -> "string", "number",
+ *   "boolean" or "object" (a map)
  */
 export function checkHeader(header, url, format, version, fields) {
   if (header === null || typeof header !== "object" || Array.isArray(header)) {
@@ -97,9 +98,8 @@ export function checkHeader(header, url, format, version, fields) {
   }
   for (const [field, type] of Object.entries(fields)) {
     const value = header[field];
-    const ok = type === "array" ? Array.isArray(value)
-      : type === "object" ? value !== null && typeof value === "object" && !Array.isArray(value)
-        : typeof value === type;
+    const ok = type === "object" ? value !== null && typeof value === "object" && !Array.isArray(value)
+      : typeof value === type;
     if (!ok) throw new BadArtifact(String(url), `field "${field}" is missing or not a ${type}`);
   }
 }

@@ -64,6 +64,29 @@ export function codeToDigits(code, length) {
   return code.toString(3).padStart(length, "0");
 }
 
+/**
+ * Feedback code of the word at letters[guessAt..] against the word at letters[answerAt..]
+ * (letter numbers, `length` each), by the rule of docs/FORMATS.md ("Feedback codes"): greens
+ * first, then yellows left to right while the answer has unmatched copies.
+ * @param {Int32Array} unmatched zeros, one per letter of the alphabet; left zeroed
+ */
+function feedbackCode(letters, guessAt, answerAt, length, unmatched) {
+  let green = 0;
+  for (let i = 0; i < length; i++) {
+    if (letters[guessAt + i] === letters[answerAt + i]) green |= 1 << i;
+    else unmatched[letters[answerAt + i]]++;
+  }
+  let code = 0;
+  for (let i = 0; i < length; i++) {
+    let trit = 0;
+    if (green & (1 << i)) trit = 2;
+    else if (unmatched[letters[guessAt + i]] > 0) { trit = 1; unmatched[letters[guessAt + i]]--; }
+    code = code * 3 + trit;
+  }
+  for (let i = 0; i < length; i++) unmatched[letters[answerAt + i]] = 0;
+  return code;
+}
+
 /** A decision tree: header and root node [guess, codes, children] (docs/FORMATS.md). */
 class GuessTree {
   constructor(header, root) {
@@ -110,27 +133,9 @@ export class GuessingGame {
     this.prefixCache = new Map();
   }
 
-  /** Feedback code of guess number g against answer number a (docs/FORMATS.md, "Feedback codes"). */
+  /** Feedback code of guess number g against answer number a. */
   code(g, a) {
-    const n = this.length;
-    const letters = this.letters;
-    const unmatched = this.unmatched;
-    const gs = g * n;
-    const as = a * n;
-    let green = 0;
-    for (let i = 0; i < n; i++) {
-      if (letters[gs + i] === letters[as + i]) green |= 1 << i;
-      else unmatched[letters[as + i]]++;
-    }
-    let code = 0;
-    for (let i = 0; i < n; i++) {
-      let trit = 0;
-      if (green & (1 << i)) trit = 2;
-      else if (unmatched[letters[gs + i]] > 0) { trit = 1; unmatched[letters[gs + i]]--; }
-      code = code * 3 + trit;
-    }
-    for (let i = 0; i < n; i++) unmatched[letters[as + i]] = 0;
-    return code;
+    return feedbackCode(this.letters, g * this.length, a * this.length, this.length, this.unmatched);
   }
 
   word(text, what = "guess") {
@@ -160,15 +165,9 @@ export class GuessingGame {
    * Any two words of the game's length and alphabet, listed or not.
    */
   feedback(guess, answer) {
-    const g = [...this.word(guess)];
-    const a = [...this.word(answer, "answer")];
-    const unmatched = new Map();
-    g.forEach((ch, i) => { if (ch !== a[i]) unmatched.set(a[i], (unmatched.get(a[i]) ?? 0) + 1); });
-    return g.map((ch, i) => {
-      if (ch === a[i]) return "2";
-      if ((unmatched.get(ch) ?? 0) > 0) { unmatched.set(ch, unmatched.get(ch) - 1); return "1"; }
-      return "0";
-    }).join("");
+    const letters = Uint8Array.from([...this.word(guess), ...this.word(answer, "answer")],
+                                    (ch) => this.letterNumber.get(ch));
+    return codeToDigits(feedbackCode(letters, 0, this.length, this.length, this.unmatched), this.length);
   }
 
   /** Why guess number g may not follow guess number previous (which got `code`) in hard mode. */
@@ -191,6 +190,7 @@ export class GuessingGame {
 
   /** [[guess number, code]] of a history, and the answer numbers still possible (ascending). */
   parseHistory(history, hard) {
+    if (!Array.isArray(history)) throw new BadInput("history must be an array of [guess, feedback] pairs");
     const parsed = [];
     let candidates = null;
     let key = "";
