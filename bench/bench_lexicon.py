@@ -1,9 +1,12 @@
-"""Lexicon benchmarks on the real ENABLE artifacts: size, build time, query latency, start-up.
+"""Lexicon benchmarks on the real artifacts: sizes of every lexicon, build time, query latency
+on ENABLE, start-up.
 
 Baselines measured here: a Python set (membership, memory), the same queries written naively
 over the set, the naive 27-slots-per-node trie (size computed from the trie's node count),
-gzip/xz of the word list, and the two packages a Python user would otherwise pick
-(marisa-trie, DAWG2), built from the same words in this run.
+gzip/xz of the word list, the two packages a Python user would otherwise pick (marisa-trie,
+DAWG2), built from the same words in this run, and the word-graph format v1 (its size follows
+from the same graph: 96-byte header, alphabet padded to 4 bytes, one u32 per arc; v2 adds a
+mask word per node and, in a DAWG or trie, a u32 count per word of the graph).
 """
 
 import gc
@@ -20,7 +23,11 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-LEX = REPO / "artifacts" / "lexicons"
+sys.path.insert(0, str(REPO))
+from lookup.paths import artifacts_dir  # noqa: E402
+
+LEX = artifacts_dir() / "lexicons"
+LEXICONS = ("enable", "opentaal", "igerman98", "opencorpora-nouns")
 
 
 def per_call(fn, items, repeat=5) -> float:
@@ -64,9 +71,8 @@ def naive_makeable(word_counts, letters):
 
 
 def run() -> list[dict]:
-    sys.path.insert(0, str(REPO))
     from lookup.dawg import Lexicon
-    from lookup.formats import DAWG_MAGIC, TRIE_MAGIC
+    from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
     from lookup.graph import read_graph
     from pipeline.build_dawg import dawg_bytes
     from pipeline.build_gaddag import gaddag_bytes
@@ -80,7 +86,7 @@ def run() -> list[dict]:
     # Build times (in process, the same functions the stages run), every lexicon.
     from lookup.word_list import read_word_list
 
-    for name in ("enable", "opentaal", "igerman98", "opencorpora-nouns"):
+    for name in LEXICONS:
         name_words = read_word_list(LEX / f"{name}.txt")
         name_alphabet = read_graph(LEX / f"{name}.dawg", DAWG_MAGIC).alphabet
         for ext, build in (("trie", lambda: trie_bytes(name_words, name_alphabet, "00" * 32)),
@@ -92,32 +98,42 @@ def run() -> list[dict]:
             rows.append(row(f"build {name}.{ext}", time.perf_counter() - started, "s",
                             note=f"{len(name_words):,} words, {size:,} bytes"))
 
-    # Sizes, bytes per word.
-    trie_graph = read_graph(LEX / "enable.trie", TRIE_MAGIC)
-    naive = (trie_graph.node_count + 1) * 27 * 4
-    gz = len(gzip.compress(text, 9, mtime=0))
-    xz = len(lzma.compress(text, preset=9 | lzma.PRESET_EXTREME))
+    # Sizes of every lexicon: v2 against v1 and the alternatives, in bytes.
     import dawg as dawg2
     import marisa_trie
 
-    with tempfile.TemporaryDirectory() as tmp:
-        marisa = marisa_trie.Trie(words)
-        marisa.save(f"{tmp}/m")
-        marisa_size = Path(f"{tmp}/m").stat().st_size
-        d2 = dawg2.DAWG(words)
-        d2.save(f"{tmp}/d")
-        d2_size = Path(f"{tmp}/d").stat().st_size
-    for ext in ("trie", "dawg", "gaddag"):
-        size = (LEX / f"enable.{ext}").stat().st_size
-        rows.append(row(f"ENABLE .{ext} size", size / n, "bytes/word", "naive 27-slot trie",
-                        naive / n, note=f"{size:,} bytes"))
-    dawg_size = (LEX / "enable.dawg").stat().st_size
-    for label, size in (("gzip -9 word list", gz), ("xz -9e word list", xz),
-                        ("marisa-trie", marisa_size), ("DAWG2 (dawgdic)", d2_size)):
-        rows.append(row(f"ENABLE .dawg vs {label}", dawg_size / n, "bytes/word", label, size / n,
-                        note=f"{dawg_size:,} vs {size:,} bytes"))
+    trie_graph = read_graph(LEX / "enable.trie", TRIE_MAGIC)
+    naive = (trie_graph.node_count + 1) * 27 * 4
+    for name in LEXICONS:
+        name_text = (LEX / f"{name}.txt").read_bytes()
+        name_words = name_text.decode().split("\n")[:-1]
+        for ext, magic in (("dawg", DAWG_MAGIC), ("trie", TRIE_MAGIC), ("gaddag", GADDAG_MAGIC)):
+            graph = read_graph(LEX / f"{name}.{ext}", magic)
+            size = graph.size
+            v1 = (96 + -(-len(graph.alphabet.encode()) // 4) * 4
+                  + 4 * (len(graph.arcs) - graph.node_count))
+            rows.append(row(f"{name}.{ext} v2 size", size, "bytes", "v1 layout", v1,
+                            note=f"{size / len(name_words):.2f} bytes/word"))
+        dawg_size = (LEX / f"{name}.dawg").stat().st_size
+        with tempfile.TemporaryDirectory() as tmp:
+            marisa = marisa_trie.Trie(name_words)
+            marisa.save(f"{tmp}/m")
+            d2 = dawg2.DAWG(name_words)
+            d2.save(f"{tmp}/d")
+            others = (("gzip -9 word list", len(gzip.compress(name_text, 9, mtime=0))),
+                      ("xz -9e word list", len(lzma.compress(name_text,
+                                                             preset=9 | lzma.PRESET_EXTREME))),
+                      ("marisa-trie", Path(f"{tmp}/m").stat().st_size),
+                      ("DAWG2 (dawgdic)", Path(f"{tmp}/d").stat().st_size))
+        for label, size in others:
+            rows.append(row(f"{name}.dawg vs {label}", dawg_size, "bytes", label, size))
+    rows.append(row("enable.dawg vs naive 27-slot trie", (LEX / "enable.dawg").stat().st_size,
+                    "bytes", "naive 27-slot trie", naive))
+    marisa = marisa_trie.Trie(words)
+    d2 = dawg2.DAWG(words)
 
-    # Memory: loaded DAWG (with membership table and perfect-hash counts) vs a Python set.
+    # Memory: Python heap of a loaded DAWG (a memory map: its pages are not on the heap; see
+    # bench_loads.py for resident memory) vs a Python set.
     gc.collect()
     tracemalloc.start()
     lex = Lexicon(read_graph(LEX / "enable.dawg", DAWG_MAGIC), "enable")
@@ -130,7 +146,7 @@ def run() -> list[dict]:
     word_set = set(text.decode().split("\n")[:-1])
     set_mem = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
-    rows.append(row("ENABLE loaded, memory", dawg_mem / 2**20, "MiB", "Python set",
+    rows.append(row("ENABLE loaded, Python heap", dawg_mem / 2**20, "MiB", "Python set",
                     set_mem / 2**20))
 
     # Membership.

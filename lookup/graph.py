@@ -9,7 +9,7 @@ import array
 import hashlib
 import mmap
 import sys
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path
 
 from lookup.formats import (
@@ -31,8 +31,10 @@ _VERSION_FIELD = 8  # offset of the u16 version in every version of the header
 _ITEM_FORMAT = {4: "I", 8: "Q"}
 
 
-@dataclass(frozen=True)
-class GraphFile:
+# A named tuple rather than a dataclass: importing dataclasses (and inspect) would be half of
+# the time from `import lookup` to a first answer.
+class GraphFile(namedtuple("GraphFile", "path magic version input_sha256 alphabet word_count "
+                                        "node_count arcs node_mask counts root size")):
     """A validated word-graph file.
 
     Attributes:
@@ -53,18 +55,7 @@ class GraphFile:
         size: file size in bytes.
     """
 
-    path: Path
-    magic: bytes
-    version: int
-    input_sha256: str
-    alphabet: str
-    word_count: int
-    node_count: int
-    arcs: memoryview
-    node_mask: memoryview
-    counts: memoryview | None
-    root: int
-    size: int
+    __slots__ = ()
 
 
 def _view(buffer, start: int, count: int, item_bytes: int):
