@@ -210,6 +210,24 @@ approve-moves: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag
 .PHONY: approve-moves
 # ---- end crossword games -------------------------------------------------------------------
 
+# ---- web ------------------------------------------------------------------------------------
+# artifacts/web/: the static word finder and Wordle/Nerdle helper (clients/web/), the JavaScript
+# readers (clients/js/ -> js/) and the data they read (data/: lexicons, game lists and trees,
+# crossword rules; no feedback matrices), web-manifest.json. `wordpack serve` serves it.
+WEB := $(ARTIFACTS)/web
+WEB_CODE := $(wildcard clients/js/*.js clients/web/*) pipeline/build_web.py pipeline/cli_web.py
+WEB_DATA := $(foreach n,$(LEXICONS),$(LEX)/$(n).dawg) $(GUESSING)/games.json \
+  $(foreach g,$(GUESSING_GAMES),$(foreach f,game.json answers.txt guesses.txt tree.msgpack hard.tree.msgpack,$(GUESSING)/$(g).$(f))) \
+  $(CROSSWORD_ARTIFACTS)
+
+## web: the static word-game helper site in artifacts/web (serve it with `wordpack serve`)
+web: $(WEB)/web-manifest.json
+.PHONY: web
+
+$(WEB)/web-manifest.json: $(WEB_DATA) $(WEB_CODE) | $(VENV)/.installed
+	$(BUILD) web $(ARTIFACTS) -o $(WEB)
+# ---- end web --------------------------------------------------------------------------------
+
 # ---- manifest (after every section: it lists all of their artifacts) --------------------------
 ALL_ARTIFACTS := $(LEXICON_ARTIFACTS) $(GUESSING_ARTIFACTS) $(CROSSWORD_ARTIFACTS)
 

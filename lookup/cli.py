@@ -12,7 +12,9 @@ includes an unknown lexicon or game; 130 interrupted.
 import argparse
 import json
 import sys
+import threading
 import time
+import webbrowser
 
 import lookup
 from lookup.errors import BadInput, CorruptArtifact, UnknownName, WordpackError
@@ -311,6 +313,20 @@ def _read_board(path: str) -> str:
         raise BadInput(f"board file {path} is not UTF-8 text") from None
 
 
+# --- the static site -------------------------------------------------------------------------
+
+def serve(args) -> int:
+    """Serve the word finder and Wordle/Nerdle helper page of `make web` on 127.0.0.1."""
+    from lookup.web_server import start_server, web_dir
+
+    server = start_server(web_dir(), args.port)
+    print(f"http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)", flush=True)
+    if args.open:
+        webbrowser.open(f"http://127.0.0.1:{server.server_address[1]}/")
+    threading.Event().wait()
+    return 0
+
+
 # --- the parser -------------------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -379,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--top", type=positive_int, default=10, help="moves to list (10)")
     sub.add_argument("--bag", type=non_negative_int, help="tiles in the bag (decides "
                      "exchanges); default: unseen tiles minus the opponent's rack")
+    sub = command(serve)
+    sub.add_argument("--port", type=non_negative_int, default=8000, help="port (8000; 0: any)")
+    sub.add_argument("--open", action="store_true", help="also open it in the web browser")
     return parser
 
 

@@ -3,6 +3,8 @@ from pathlib import Path
 
 import pytest
 
+from browser_support import BROWSER_SKIP_REASON
+
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 
@@ -16,3 +18,11 @@ def full_artifact(relative: str) -> Path:
     if not path.is_file():
         pytest.fail(f"{path} is missing: run `make` before `make test-full`")
     return path
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say plainly when the browser tests did not run."""
+    skipped = terminalreporter.stats.get("skipped", [])
+    count = sum(BROWSER_SKIP_REASON in str(report.longrepr) for report in skipped)
+    if count:
+        terminalreporter.write_line(f"{count} browser tests skipped: {BROWSER_SKIP_REASON}")

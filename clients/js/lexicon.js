@@ -1,0 +1,330 @@
+// Lexicons in the browser or Node: the word graph of a `.dawg` file (docs/FORMATS.md, "Word
+// graphs", version 2), read in place as typed arrays. The queries and their order are those of
+// lookup/dawg.py: results longest first, then in code point order.
+
+import {BadArtifact, BadInput} from "./errors.js";
+import {fetchBytes} from "./files.js";
+
+const HEADER_BYTES = 128;
+const GRAPH_VERSION = 2;
+const FLAG_COUNTS = 0x1;
+// Files with a perfect hash (counts section); a GADDAG has none and answers other queries.
+const MAGICS = {"WPDAWG\0\0": "DAWG", "WPTRIE\0\0": "packed trie"};
+const ARC_TILE = 0x3f;
+const ARC_ACCEPTS = 0x40;
+const ARC_LAST = 0x80;
+const ARC_CHILD_SHIFT = 8;
+const BLANK = "?";
+const ANY_RUN = "*";
+const MAX_QUERY_LETTERS = 20;
+const MAX_PATTERN_LENGTH = 64;
+const REBUILD = "rebuild it with `make lexicons`";
+
+function popcount(x) {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+function quote(text) {
+  return text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text}'`;
+}
+
+function longestFirst(a, b) {
+  return b.length - a.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** One lexicon; build it with loadLexicon. */
+export class Lexicon {
+  constructor(name, alphabet, wordCount, words, stride, counts) {
+    /** The name: the file's stem ("enable"). */
+    this.name = name;
+    /** The letters in tile order: tile k is alphabet[k - 1]. */
+    this.alphabet = alphabet;
+    /** Number of words. */
+    this.size = wordCount;
+    // words[stride * i] is word i of the words section (the low 32 bits of an 8-byte word);
+    // arcs[i] is word i + 1, and the mask of the node at arc p is word p (bits 32-63 at
+    // words[stride * p + 1] when stride is 2).
+    this.words = words;
+    this.stride = stride;
+    this.counts = counts;
+    this.tile = new Map(alphabet.map((letter, i) => [letter, i + 1]));
+    this.root = this.arc(0) >>> ARC_CHILD_SHIFT;
+  }
+
+  arc(i) {
+    return this.words[this.stride * (i + 1)];
+  }
+
+  /** Index in `arcs` of the arc of `tile` in the node at p, or -1 when the node has none. */
+  arcOf(p, tile) {
+    const low = this.words[this.stride * p];
+    if (tile < 32) {
+      if (!((low >>> tile) & 1)) return -1;
+      return p + popcount(low & (2 ** tile - 1));
+    }
+    const high = this.words[this.stride * p + 1];
+    if (!((high >>> (tile - 32)) & 1)) return -1;
+    return p + popcount(low) + popcount(high & (2 ** (tile - 32) - 1));
+  }
+
+  /** Whether `word` (lowercase, normalized, as stored) is a word. */
+  has(word) {
+    if (typeof word !== "string" || !word) return false;
+    let p = this.root;
+    let arc = 0;
+    for (const letter of word) {
+      const tile = this.tile.get(letter);
+      const q = tile === undefined || !p ? -1 : this.arcOf(p, tile);
+      if (q < 0) return false;
+      arc = this.arc(q);
+      p = arc >>> ARC_CHILD_SHIFT;
+    }
+    return (arc & ARC_ACCEPTS) !== 0;
+  }
+
+  /**
+   * Position of `word` in the sorted lexicon (the perfect hash), or -1 when it is not a word.
+   */
+  index(word) {
+    const counts = this.counts;
+    let index = 0;
+    let p = this.root;
+    const letters = [...String(word)];
+    for (let depth = 0; depth < letters.length; depth++) {
+      const tile = this.tile.get(letters[depth]);
+      const q = tile === undefined || !p ? -1 : this.arcOf(p, tile);
+      if (q < 0) return -1;
+      const arc = this.arc(q);
+      index += counts[p] - counts[q];
+      if (depth === letters.length - 1) return arc & ARC_ACCEPTS ? index : -1;
+      if (arc & ARC_ACCEPTS) index += 1;
+      p = arc >>> ARC_CHILD_SHIFT;
+    }
+    return -1;
+  }
+
+  /**
+   * The word at position `i` of the sorted lexicon (inverse of index).
+   * @throws {RangeError} i outside 0..size-1
+   */
+  word(i) {
+    if (!Number.isInteger(i) || i < 0 || i >= this.size) {
+      throw new RangeError(`word index ${i} out of range 0..${this.size - 1}`);
+    }
+    const counts = this.counts;
+    const letters = [];
+    let p = this.root;
+    for (;;) {
+      const arc = this.arc(p);
+      const under = counts[p] - (arc & ARC_LAST ? 0 : counts[p + 1]);
+      if (i >= under) {
+        i -= under;
+        p += 1;
+        continue;
+      }
+      letters.push(this.alphabet[(arc & ARC_TILE) - 1]);
+      if (arc & ARC_ACCEPTS) {
+        if (i === 0) return letters.join("");
+        i -= 1;
+      }
+      p = arc >>> ARC_CHILD_SHIFT;
+    }
+  }
+
+  clean(text, what, extra = "") {
+    if (typeof text !== "string") throw new BadInput(`${what} must be a string, not ${typeof text}`, {field: what});
+    const cleaned = text.trim().normalize("NFC").toLowerCase();
+    for (const ch of cleaned) {
+      if (!this.tile.has(ch) && !extra.includes(ch)) {
+        throw new BadInput(`${quote(ch)} in ${what} ${quote(cleaned)} is not in the ${this.name} ` +
+                           `alphabet (use ${this.alphabet.join("")}${extra})`, {field: what});
+      }
+    }
+    return cleaned;
+  }
+
+  rack(text, what) {
+    const letters = [...this.clean(text, what, BLANK)];
+    if (!letters.length) throw new BadInput(`${what} is empty: give at least one letter`, {field: what});
+    if (letters.length > MAX_QUERY_LETTERS) {
+      throw new BadInput(`${what} has ${letters.length} letters; at most ${MAX_QUERY_LETTERS}`, {field: what});
+    }
+    const rack = new Int32Array(this.alphabet.length + 1);
+    let blanks = 0;
+    for (const letter of letters) {
+      if (letter === BLANK) blanks += 1; else rack[this.tile.get(letter)] += 1;
+    }
+    return [rack, blanks, letters.length];
+  }
+
+  /**
+   * Words of minLength..maxLength letters spelled from the rack (blanks any letter) that start
+   * with `starts`. A real tile is used before a blank: swapping a blank for an equal tile never
+   * changes which words are makeable, so each prefix is visited once.
+   */
+  makeable(rack, blanks, minLength, maxLength, starts) {
+    const forced = [...starts].map((ch) => this.tile.get(ch));
+    const found = [];
+    const walk = (p, blanksLeft, prefix, depth) => {
+      const want = depth <= forced.length ? forced[depth - 1] : 0;
+      for (;; p++) {
+        const arc = this.arc(p);
+        const tile = arc & ARC_TILE;
+        if (!want || tile === want) {
+          const child = arc >>> ARC_CHILD_SHIFT;
+          const word = prefix + this.alphabet[tile - 1];
+          if (rack[tile]) {
+            rack[tile] -= 1;
+            if (arc & ARC_ACCEPTS && depth >= minLength) found.push(word);
+            if (child && depth < maxLength) walk(child, blanksLeft, word, depth + 1);
+            rack[tile] += 1;
+          } else if (blanksLeft) {
+            if (arc & ARC_ACCEPTS && depth >= minLength) found.push(word);
+            if (child && depth < maxLength) walk(child, blanksLeft - 1, word, depth + 1);
+          }
+        }
+        if (arc & ARC_LAST) return;
+      }
+    };
+    if (this.root && maxLength > 0) walk(this.root, blanks, "", 1);
+    return found.sort(longestFirst);
+  }
+
+  /** Words that use exactly these letters; "?" is a blank. */
+  anagrams(letters) {
+    const [rack, blanks, total] = this.rack(letters, "letters");
+    return this.makeable(rack, blanks, total, total, "");
+  }
+
+  /**
+   * Every word spelled from some of these letters ("?" = blank), longest first.
+   * @param {string} letters the rack, e.g. "retinas?"
+   * @param {{minLength?: number, starts?: string, ends?: string, contains?: string}} options
+   *   minLength: shortest word (default 2); the filters' letters still come from the rack
+   */
+  unscramble(letters, {minLength = 2, starts = "", ends = "", contains = ""} = {}) {
+    const [rack, blanks, total] = this.rack(letters, "letters");
+    if (!Number.isInteger(minLength) || minLength < 1) {
+      throw new BadInput(`minimum length must be a positive integer, not ${minLength}`, {field: "minLength"});
+    }
+    const start = this.clean(starts, "starts");
+    const end = this.clean(ends, "ends");
+    const inside = this.clean(contains, "contains");
+    return this.makeable(rack, blanks, minLength, total, start)
+      .filter((word) => word.endsWith(end) && word.includes(inside));
+  }
+
+  /** Words matching a pattern: "?" one letter, "*" any run (even empty), letters fixed. */
+  match(pattern) {
+    const text = this.clean(pattern, "pattern", BLANK + ANY_RUN);
+    if (!text) throw new BadInput("pattern is empty: use letters, '?' and '*'", {field: "pattern"});
+    const symbols = [...text];
+    if (symbols.length > MAX_PATTERN_LENGTH) {
+      throw new BadInput(`pattern has ${symbols.length} symbols; at most ${MAX_PATTERN_LENGTH}`, {field: "pattern"});
+    }
+    const tokens = symbols.map((ch) => this.tile.get(ch) ?? ch);
+    const end = tokens.length;
+    // A state set is the pattern positions reached; closure adds those a "*" reaches empty.
+    const closure = (states) => {
+      const result = new Set();
+      for (let s of states) {
+        result.add(s);
+        while (s < end && tokens[s] === ANY_RUN) result.add(++s);
+      }
+      return result;
+    };
+    const step = (states, tile) => {
+      const next = new Set();
+      for (const s of states) {
+        if (s >= end) continue;
+        const token = tokens[s];
+        if (token === ANY_RUN) next.add(s);
+        else if (token === BLANK || token === tile) next.add(s + 1);
+      }
+      return next.size ? closure(next) : null;
+    };
+    const found = [];
+    const walk = (p, states, prefix) => {
+      for (;; p++) {
+        const arc = this.arc(p);
+        const tile = arc & ARC_TILE;
+        const after = step(states, tile);
+        if (after !== null) {
+          const word = prefix + this.alphabet[tile - 1];
+          if (arc & ARC_ACCEPTS && after.has(end)) found.push(word);
+          const child = arc >>> ARC_CHILD_SHIFT;
+          if (child) walk(child, after, word);
+        }
+        if (arc & ARC_LAST) return;
+      }
+    };
+    if (this.root) walk(this.root, closure([0]), "");
+    return found.sort(longestFirst);
+  }
+}
+
+/**
+ * Check a word graph file's header and view its sections (docs/FORMATS.md, "Word graphs").
+ * @param {Uint8Array} bytes the whole file
+ * @param {string} url where it came from (named in errors)
+ * @returns {Lexicon}
+ * @throws {BadArtifact} not a DAWG or trie, another version, truncated or damaged
+ */
+export function readLexicon(bytes, url) {
+  if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
+    throw new BadArtifact(String(url), "cannot be viewed in place on a big-endian machine", "use a little-endian one");
+  }
+  if (bytes.length < HEADER_BYTES) throw new BadArtifact(String(url), `truncated: ${bytes.length} bytes, less than a header`, REBUILD);
+  if (bytes.byteOffset % 8) bytes = bytes.slice();
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const magic = String.fromCharCode(...bytes.subarray(0, 8));
+  if (!(magic in MAGICS)) {
+    throw new BadArtifact(String(url), "not a DAWG (.dawg) or packed trie (.trie) file", "give the URL of a .dawg file");
+  }
+  const version = view.getUint16(8, true);
+  if (version !== GRAPH_VERSION) {
+    throw new BadArtifact(String(url), `word graph version ${version}; these readers read version ${GRAPH_VERSION}`, REBUILD);
+  }
+  const flags = view.getUint16(10, true);
+  const headerSize = view.getUint32(12, true);
+  const wordCount = view.getUint32(80, true);
+  const arcCount = view.getUint32(88, true);
+  const alphabetBytes = view.getUint32(92, true);
+  const wordBytes = view.getUint32(96, true);
+  if (!(flags & FLAG_COUNTS)) throw new BadArtifact(String(url), "has no perfect-hash counts section", REBUILD);
+  if (wordBytes !== 4 && wordBytes !== 8) throw new BadArtifact(String(url), `word_bytes is ${wordBytes}, not 4 or 8`, REBUILD);
+  if (headerSize !== HEADER_BYTES + Math.ceil(alphabetBytes / 8) * 8) {
+    throw new BadArtifact(String(url), `header_size ${headerSize} does not fit its ${alphabetBytes}-byte alphabet`, REBUILD);
+  }
+  const expected = headerSize + wordBytes * (arcCount + 1) + 4 * arcCount;
+  if (bytes.length !== expected) {
+    throw new BadArtifact(String(url), `${bytes.length} bytes where its header promises ${expected}: truncated or damaged`, REBUILD);
+  }
+  let alphabet;
+  try {
+    alphabet = [...new TextDecoder("utf-8", {fatal: true}).decode(bytes.subarray(HEADER_BYTES, HEADER_BYTES + alphabetBytes))];
+  } catch {
+    throw new BadArtifact(String(url), "its alphabet is not valid UTF-8", REBUILD);
+  }
+  if ((wordBytes === 8) !== (alphabet.length >= 32)) {
+    throw new BadArtifact(String(url), `word_bytes ${wordBytes} does not fit a ${alphabet.length}-letter alphabet`, REBUILD);
+  }
+  const stride = wordBytes / 4;
+  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + headerSize, stride * (arcCount + 1));
+  const counts = new Uint32Array(bytes.buffer, bytes.byteOffset + headerSize + wordBytes * (arcCount + 1), arcCount);
+  const name = String(url).split("/").pop().replace(/\.(dawg|trie)(\.gz)?$/, "");
+  return new Lexicon(name, alphabet, wordCount, words, stride, counts);
+}
+
+/**
+ * Load a lexicon from the URL of its `.dawg` file (or the same file gzipped).
+ * @param {string|URL} url
+ * @returns {Promise<Lexicon>}
+ * @throws {BadArtifact} missing, not a word graph, another version, truncated or damaged
+ */
+export async function loadLexicon(url) {
+  const resolved = new URL(String(url), globalThis.location?.href);
+  return readLexicon(await fetchBytes(resolved), resolved);
+}

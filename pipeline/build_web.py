@@ -1,0 +1,108 @@
+"""The static word-game helper site: artifacts/web/ (make web).
+
+It copies the page (clients/web/), the JavaScript readers (clients/js/ -> js/) and the data
+they read (-> data/): each lexicon's `.dawg` with a gzipped copy `.dawg.gz` (the page fetches
+the copy and inflates it: 534 KB instead of 1.4 MB for ENABLE, whatever compression the web
+server offers), each guessing game's descriptor, word lists and trees (not the feedback
+matrices: the readers compute feedback), the crossword games' rules (tile scores), and
+data/catalog.json listing them. web-manifest.json gives the bytes and sha256 of every file,
+and the files each page loads.
+"""
+
+import gzip
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+from lookup.errors import ArtifactMissing
+from lookup.paths import REPO_ROOT, built_names
+from pipeline.atomic import atomic_output
+
+CLIENT_JS = REPO_ROOT / "clients" / "js"
+CLIENT_PAGE = REPO_ROOT / "clients" / "web"
+CATALOG_FORMAT = "web-catalog"
+MANIFEST_FORMAT = "web-manifest"
+WEB_VERSION = 1
+GAME_FILES = ("game.json", "answers.txt", "guesses.txt", "tree.msgpack", "hard.tree.msgpack")
+# What each page loads, besides index.html, app.js and the readers: the ENABLE word finder with
+# Scrabble tile scores (at most 600 KB: tests/test_web.py), and the Wordle helper.
+PAGE_DATA = {
+    "words": ["data/catalog.json", "data/enable.dawg.gz", "data/crossword/scrabble-en.json"],
+    "guess": ["data/catalog.json"] + [f"data/wordle-en.{name}" for name in GAME_FILES],
+}
+
+
+def _copy(source: Path, target: Path) -> None:
+    with atomic_output(target) as out:
+        out.write(source.read_bytes())
+
+
+def _write_json(target: Path, data) -> None:
+    with atomic_output(target, "w") as out:
+        json.dump(data, out, ensure_ascii=False, indent=1, sort_keys=True)
+        out.write("\n")
+
+
+def build_web(artifacts, output) -> dict:
+    """Write the site into `output` from the built `artifacts`; return its manifest.
+
+    Raises:
+        ArtifactMissing: no lexicon or no guessing game is built.
+    """
+    artifacts, output = Path(artifacts), Path(output)
+    lexicons = built_names(artifacts / "lexicons", ".dawg")
+    games_index = artifacts / "guessing" / "games.json"
+    if not lexicons or not games_index.is_file():
+        raise ArtifactMissing(f"{artifacts}: the site needs the lexicons and guessing games; "
+                              "run `make lexicons guessing` first")
+    games = json.loads(games_index.read_text(encoding="utf-8"))["games"]
+    if output.exists():
+        shutil.rmtree(output)
+    data = output / "data"
+    for source in sorted(CLIENT_PAGE.iterdir()):
+        _copy(source, output / source.name)
+    for source in sorted(CLIENT_JS.glob("*.js")):
+        _copy(source, output / "js" / source.name)
+    for name in lexicons:
+        dawg = artifacts / "lexicons" / f"{name}.dawg"
+        _copy(dawg, data / dawg.name)
+        with atomic_output(data / f"{dawg.name}.gz") as out:
+            out.write(gzip.compress(dawg.read_bytes(), compresslevel=9, mtime=0))
+    for game in games:
+        for name in GAME_FILES:
+            source = artifacts / "guessing" / f"{game}.{name}"
+            if source.is_file():  # a game may be built without its trees
+                _copy(source, data / source.name)
+    crossword = {}
+    for game in built_names(artifacts / "crossword", ".json"):
+        rules = json.loads((artifacts / "crossword" / f"{game}.json").read_text(encoding="utf-8"))
+        if rules["lexicon"] in lexicons:
+            _copy(artifacts / "crossword" / f"{game}.json", data / "crossword" / f"{game}.json")
+            crossword[game] = {"name": rules["name"], "lexicon": rules["lexicon"]}
+    _write_json(data / "catalog.json", {
+        "format": CATALOG_FORMAT, "version": WEB_VERSION, "lexicons": lexicons,
+        "guessing": games, "crossword": crossword,
+    })
+    manifest = web_manifest(output)
+    _write_json(output / "web-manifest.json", manifest)
+    return manifest
+
+
+def web_manifest(site: Path) -> dict:
+    """Bytes, gzip bytes and sha256 of every file of the site, and what each page loads."""
+    files = {}
+    for path in sorted(p for p in site.rglob("*") if p.is_file() and p.name != "web-manifest.json"):
+        content = path.read_bytes()
+        files[path.relative_to(site).as_posix()] = {
+            "bytes": len(content),
+            "gzip_bytes": len(gzip.compress(content, compresslevel=9, mtime=0)),
+            "sha256": hashlib.sha256(content).hexdigest(),
+        }
+    code = ["index.html", "app.js"] + sorted(f for f in files if f.startswith("js/"))
+    pages = {}
+    for page, needs in PAGE_DATA.items():
+        loaded = [f for f in code + needs if f in files]
+        pages[page] = {"files": loaded, "bytes": sum(files[f]["bytes"] for f in loaded),
+                       "gzip_bytes": sum(files[f]["gzip_bytes"] for f in loaded)}
+    return {"format": MANIFEST_FORMAT, "version": WEB_VERSION, "files": files, "pages": pages}
