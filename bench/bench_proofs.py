@@ -78,7 +78,7 @@ def estimate_rows() -> list[dict]:
     rng = np.random.default_rng(13)
     for npy in sorted(GUESSING.glob("*.feedback.npy")):
         game = npy.name.removesuffix(".feedback.npy")
-        search = GameSearch(npy)
+        search = GameSearch(npy, width=0)
         matrix = search.matrix
         figures = split_figures(matrix.codes, code_count(matrix.length))
         is_answer = np.arange(len(matrix.guesses)) < len(matrix.answers)

@@ -71,9 +71,12 @@ def histogram_of(searcher: Searcher, node: list) -> list[int]:
 
 
 class GameSearch:
-    """A built game ready to search: its matrix, descriptor, letters and list checksums."""
+    """A built game ready to search: its matrix, descriptor, letters and list checksums.
 
-    def __init__(self, npy_path):
+    `width` overrides the game's search width (0: exact search, as proofs need).
+    """
+
+    def __init__(self, npy_path, width: int | None = None):
         npy_path = Path(npy_path)
         self.matrix = load_feedback(npy_path)
         self.game = load_descriptor(npy_path.with_name(
@@ -81,11 +84,12 @@ class GameSearch:
         self.letters = encode_words(self.matrix.guesses, self.game["alphabet"])
         self.answers_sha256 = sha256_file(npy_path.parent / self.game["answers"]["file"])
         self.guesses_sha256 = sha256_file(npy_path.parent / self.game["guesses"]["file"])
+        self.width = self.game["search_width"] if width is None else width
 
     def searcher(self, hard: bool, depth_limit: int) -> Searcher:
-        """A fresh exact (or width-limited, as the game sets) search state."""
+        """A fresh exact (or width-limited: `width`) search state."""
         return Searcher(np.asarray(self.matrix.codes), self.letters, len(self.game["alphabet"]),
-                        hard, depth_limit, self.game["search_width"])
+                        hard, depth_limit, self.width)
 
     def candidates(self) -> list[int]:
         """The configured root (if any) first, then the best-bounded `opener_candidates`."""

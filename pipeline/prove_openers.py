@@ -14,6 +14,7 @@ For one game and mode (normal, hard) every allowed guess gets a row of the opene
 
 So every opener within `margin` of the incumbent has its exact total, every `bound` row is
 above `incumbent + margin`, and the least exact total is the best opener over all of them.
+Every search here is exact, whatever search width the game sets for its tree build.
 
 The searched openers run as Dask tasks, in chunks (bound order, then guess-list order), on a
 `distributed.LocalCluster` (one single-threaded worker process per core) or on the scheduler
@@ -91,7 +92,7 @@ def _cpu_model() -> str:
 def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool) -> dict:
     """The incumbent, the budget, the bound rows and the chunks of openers to search."""
     started, cpu_started = time.perf_counter(), time.process_time()
-    search = GameSearch(npy_path)
+    search = GameSearch(npy_path, width=0)  # a proof needs the exact search
     hard = mode == "hard"
     candidates = search.candidates()
     searcher, depth_limit, screened = search.screen(candidates, hard, progress)
@@ -119,7 +120,7 @@ def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool)
 
 @functools.lru_cache(maxsize=2)
 def _worker_searcher(npy_path: str, hard: bool, depth_limit: int):
-    return GameSearch(npy_path).searcher(hard, depth_limit)
+    return GameSearch(npy_path, width=0).searcher(hard, depth_limit)
 
 
 def prove_chunk(npy_path: str, hard: bool, depth_limit: int, beta: int,
