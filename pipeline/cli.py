@@ -1,7 +1,7 @@
 """The `wordpack-build` command (also `python -m pipeline`): one command per Make stage.
 
 The Makefile calls these; the query commands are `wordpack` (lookup/cli.py). Each area module
-(cli_lexicon, cli_equations, cli_guessing, cli_crossword) adds its stages through
+(cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_leaves) adds its stages through
 `register(app)`. A usage error prints the usage and one line and exits 2; a WordpackError prints
 one line and exits 1.
 """
@@ -14,7 +14,7 @@ try:
     import typer
     from typer.core import TyperGroup
 
-    from pipeline import cli_crossword, cli_equations, cli_guessing, cli_lexicon
+    from pipeline import cli_crossword, cli_equations, cli_guessing, cli_leaves, cli_lexicon
 except ModuleNotFoundError as missing:  # a plain `pip install .` has only the runtime
     if missing.name.split(".")[0] in ("lookup", "pipeline"):
         raise
@@ -40,7 +40,7 @@ app = typer.Typer(
     # Plain usage errors: the usage and one line, not a rich panel.
     rich_markup_mode=None,
 )
-for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword):
+for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_leaves):
     area.register(app)
 
 
