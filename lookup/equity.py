@@ -15,8 +15,10 @@ The formula (also what CrosswordGame.moves(by="equity") reports):
 
 import numpy as np
 
-from lookup.crossword import Move
-from lookup.leaves import EMPTY_LEAVE, codes_of_key, key_of_codes
+from lookup.board import BLANK
+from lookup.errors import BadInput
+from lookup.leaves import EMPTY_LEAVE, codes_of_key, key_of_codes, leave_codes, tile_counts
+from lookup.move import Move
 
 # What keeping tiles costs with the bag empty, beyond twice their value (module docstring).
 END_KEEP_PENALTY = 10
@@ -124,6 +126,66 @@ class EquityPlayer:
 
 
 def tile_values(game) -> list[int]:
-    """Value of each game tile code (index 0 the blank: 0)."""
+    """Value of each game tile code (index 0 the blank: 0); `game` has `rules`."""
     rules = game.rules
     return [0] + [rules.values[letter] for letter in rules.alphabet]
+
+
+def unseen_tiles(rules, board, rack, unseen: str | None) -> list[int]:
+    """The tiles neither on the board nor on the rack (codes, 0 a blank): the bag and the
+    opponent's rack; `unseen` gives them as text, else they are the rest of the set.
+
+    Raises:
+        BadInput: an `unseen` pool with a tile outside the game, or with more of a tile than
+            the set has once the board and the rack are taken away.
+    """
+    left = tile_counts(rules)
+    for code in board.cells:
+        if code:
+            left[0 if code & BLANK else code] -= 1
+    for code in rack:
+        left[code] -= 1
+    if unseen is None:
+        return [code for code, n in enumerate(left) for _ in range(n)]
+    codes = leave_codes(rules, unseen, rules.total_tiles, what="unseen pool")
+    for code in sorted(set(codes)):
+        if codes.count(code) > left[code]:
+            name = "blanks" if code == 0 else f"{rules.alphabet[code - 1]!r}"
+            raise BadInput(f"the unseen pool holds {codes.count(code)} {name} but the board "
+                           f"and rack leave only {left[code]}: it contradicts them")
+    return codes
+
+
+def rank_by_equity(game, model, moves: list, rack, unseen, bag: int) -> list:
+    """Moves with `leave` and `equity` set (module docstring), best equity first; equal
+    equities keep the order of `moves`.
+
+    Args:
+        game: has `rules` (a CrosswordGame).
+        model: the leave model (`lookup(keys)`), used while the bag holds tiles.
+        moves: the position's moves (CrosswordGame.moves order).
+        rack: the rack's tile codes (0 a blank).
+        unseen: the unseen tiles' codes (unseen_tiles); with an empty bag, the opponent's rack.
+        bag: tiles in the bag.
+    """
+    kept_sets = []
+    for move in moves:
+        kept = list(rack)
+        if move.kind == "play":
+            gone = move.used_tiles()
+        elif move.kind == "exchange":
+            gone = leave_codes(game.rules, move.exchanged, len(rack), what="exchange")
+        else:
+            gone = []
+        for code in gone:
+            kept.remove(code)
+        kept_sets.append(kept)
+    if bag:
+        values = model.lookup([key_of_codes(kept) for kept in kept_sets]).tolist()
+    else:
+        worth = tile_values(game)
+        values = end_of_bag_values(kept_sets, worth, sum(worth[c] for c in unseen))
+    for move, value in zip(moves, values):
+        move.leave = round(value, 4)
+        move.equity = round(move.score + value, 4)
+    return sorted(moves, key=lambda move: -move.equity)

@@ -89,8 +89,9 @@ def codes_of_key(key: int) -> list[int]:
     return codes[::-1]
 
 
-def leave_codes(rules: Rules, tiles: str, max_tiles: int) -> list[int]:
-    """Tile codes of a leave written as text ("?" a blank; either case).
+def leave_codes(rules: Rules, tiles: str, max_tiles: int, what: str = "leave") -> list[int]:
+    """Tile codes of a leave (or of other tiles: `what` names them) written as text ("?" a
+    blank; either case).
 
     Raises:
         BadInput: a character outside the game, more tiles than `max_tiles`, or more of a
@@ -98,8 +99,9 @@ def leave_codes(rules: Rules, tiles: str, max_tiles: int) -> list[int]:
     """
     tiles = "".join(tiles.split())
     if len(tiles) > max_tiles:
-        raise BadInput(f"leave {tiles!r} has {len(tiles)} tiles; a {rules.id} leave keeps at "
-                       f"most {max_tiles} (a rack holds {rules.rack_size})")
+        raise BadInput(f"{what} {tiles!r} has {len(tiles)} tiles; a {rules.id} {what} holds at "
+                       f"most {max_tiles}" + (f" (a rack holds {rules.rack_size})"
+                                              if what == "leave" else ""))
     codes = []
     for ch in tiles:
         if ch == BLANK_SYMBOL:
@@ -107,13 +109,13 @@ def leave_codes(rules: Rules, tiles: str, max_tiles: int) -> list[int]:
         elif ch.lower() in rules.counts:
             codes.append(rules.alphabet.index(ch.lower()) + 1)
         else:
-            raise BadInput(f"leave tile {ch!r} is not a tile of {rules.id} (letters: "
+            raise BadInput(f"{what} tile {ch!r} is not a tile of {rules.id} (letters: "
                            f"{rules.alphabet}, '?' for a blank)")
     counts = tile_counts(rules)
     for code in sorted(set(codes)):
         if codes.count(code) > counts[code]:
             name = "blanks" if code == 0 else f"tiles {rules.alphabet[code - 1]!r}"
-            raise BadInput(f"leave {tiles!r} holds {codes.count(code)} {name}; the {rules.id} "
+            raise BadInput(f"{what} {tiles!r} holds {codes.count(code)} {name}; the {rules.id} "
                            f"set has {counts[code]}")
     return codes
 
