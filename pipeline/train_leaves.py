@@ -47,19 +47,22 @@ ITERATION_STRIDE = 10**7
 
 
 @functools.lru_cache(maxsize=2)
-def _worker_engine(game_id: str, artifacts: str):
+def _worker_engine(game_id: str, artifacts: str, compiled: bool | None):
     """The game's engine in a worker process (loaded once per process)."""
     os.environ["WORDPACK_ARTIFACTS"] = artifacts
     from lookup.crossword import crossword_game
     from lookup.engine import move_engine
 
-    return move_engine(crossword_game(game_id))
+    return move_engine(crossword_game(game_id), compiled)
 
 
 @functools.lru_cache(maxsize=2)
 def _worker_model(game_id: str, artifacts: str, table: str | None):
-    engine = _worker_engine(game_id, artifacts)
-    rules = engine.cw.rules
+    """The leave table a worker plays with (all zeros when `table` is None)."""
+    os.environ["WORDPACK_ARTIFACTS"] = artifacts
+    from lookup.crossword import crossword_game
+
+    rules = crossword_game(game_id).rules
     if table is None:
         return LeaveValues(rules, np.zeros(len(leave_keys(tile_counts(rules),
                                                           rules.rack_size - 1))))
@@ -67,8 +70,9 @@ def _worker_model(game_id: str, artifacts: str, table: str | None):
 
 
 def play_chunk(game_id: str, artifacts: str, table: str | None, first_seed: int,
-               games: int) -> dict:
-    """Self-play `games` games from `first_seed` on; the racks and equities they log.
+               games: int, compiled: bool | None = None) -> dict:
+    """Self-play `games` games from `first_seed` on; the racks and equities they log
+    (`compiled`: the engine's path, lookup/engine.py move_engine).
 
     Returns:
         {"racks": int64 rack keys, "equities": float32, "games", "turns", "points"}.
@@ -76,7 +80,7 @@ def play_chunk(game_id: str, artifacts: str, table: str | None, first_seed: int,
     from lookup.equity import EquityPlayer
     from lookup.game_engine import play_game
 
-    engine = _worker_engine(game_id, artifacts)
+    engine = _worker_engine(game_id, artifacts, compiled)
     log: list = []
     player = EquityPlayer(_worker_model(game_id, artifacts, table), log)
     turns = points = 0
@@ -184,12 +188,12 @@ def _client(scheduler: str | None, workers: int):
     if scheduler:
         return Client(scheduler)
     return Client(LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None))
+                               dashboard_address=":0"))
 
 
 def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_dir,
           output, chunk: int = 100, workers: int = 2, scheduler: str | None = None,
-          progress=None) -> dict:
+          progress=None, compiled: bool | None = None) -> dict:
     """Train a game's leave table and write it to `output`; returns the recipe.
 
     Args:
@@ -204,6 +208,7 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
         workers: processes of the local cluster (ignored with `scheduler`).
         scheduler: address of a running Dask scheduler, or None for a local cluster.
         progress: a callable(iteration, games done, games) after every chunk, or None.
+        compiled: the workers' engine path (None: numba when installed).
     """
     from dask.distributed import as_completed
 
@@ -212,7 +217,6 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
     artifacts = str(Path(artifacts).resolve())
     max_tiles = rules.rack_size - 1
     keys = leave_keys(tile_counts(rules), max_tiles)
-    started = time.time()
     history = []
     table = None
     client = None
@@ -224,6 +228,7 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
             starts = list(range(0, games, chunk))
             done = {int(p.stem.split("-")[1]) for p in chunk_dir.glob("chunk-*.npz")}
             if not table_path.exists():
+                iteration_started = time.time()
                 todo = [s for s in starts if s not in done]
                 finished = games - sum(min(chunk, games - s) for s in todo)
                 if progress:
@@ -233,7 +238,8 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
                     base = seed * SEED_STRIDE + iteration * ITERATION_STRIDE
                     futures = {client.submit(play_chunk, rules.id, artifacts,
                                              str(table) if table else None, base + s,
-                                             min(chunk, games - s), pure=False): s
+                                             min(chunk, games - s), compiled,
+                                             pure=False): s
                                for s in todo}
                     for future in as_completed(futures):
                         data = future.result()
@@ -243,20 +249,49 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
                         finished += data["games"]
                         if progress:
                             progress(iteration, finished, games)
-                summary = _learn(chunk_dir, keys, rules, max_tiles, table_path,
-                                 {"iteration": iteration, "games": games, "seed": seed})
-                history.append(summary)
+                _learn(chunk_dir, keys, rules, max_tiles, table_path,
+                       {"iteration": iteration, "games": games, "seed": seed,
+                        "hours": round((time.time() - iteration_started) / 3600, 3)})
+            history.append(json.loads(table_path.with_suffix(".json").read_text()))
             table = table_path
     finally:
         if client is not None:
             client.close()
-    recipe = {"games_per_iteration": games, "iterations": iterations, "seed": seed,
-              "chunk": chunk, "smoothing": SMOOTHING, "code_version": code_version(),
-              "hours_this_run": round((time.time() - started) / 3600, 3),
+    recipe = {"game": rules.id, "games_per_iteration": games, "iterations": iterations,
+              "seed": seed, "chunk": chunk, "smoothing": SMOOTHING,
+              "code_version": code_version(),
+                    "hours": round(sum(h.get("hours", 0.0) for h in history), 3),
               "history": history}
     final = read_leaves(table, rules)
     write_leaves(output, final, recipe)
     return recipe
+
+
+def install_leaves(source, rules_path, output) -> LeaveValues:
+    """Check a committed table against the game's rules and copy it to the artifacts."""
+    from pipeline.provenance import record
+
+    table = read_leaves(source, load_rules(rules_path))
+    with atomic_output(output) as out:
+        out.write(Path(source).read_bytes())
+    record(output, format=LEAVES_FORMAT, version=LEAVES_VERSION, inputs=[source, rules_path])
+    return table
+
+
+def reproduce(source, rules_path, artifacts, run_dir, workers: int = 2,
+              scheduler: str | None = None, progress=None,
+              compiled: bool | None = None) -> tuple[bool, dict]:
+    """Train again with a committed table's recipe (its header); (same values?, recipe)."""
+    rules = load_rules(rules_path)
+    committed = read_leaves(source, rules)
+    recipe = committed.header["recipe"]
+    output = Path(run_dir) / Path(source).name
+    train(rules_path, artifacts, games=recipe["games_per_iteration"],
+          iterations=recipe["iterations"], seed=recipe["seed"], run_dir=run_dir,
+          output=output, chunk=recipe["chunk"], workers=workers, scheduler=scheduler,
+          progress=progress, compiled=compiled)
+    again = read_leaves(output, rules)
+    return bool(np.array_equal(again.values, committed.values)), recipe
 
 
 def _learn(chunk_dir: Path, keys, rules, max_tiles: int, table_path: Path,
