@@ -41,6 +41,7 @@ def test_leave_keys_by_hand():
     assert [codes_of_key(int(k)) for k in keys] == [[0], [1], [2], [0, 1], [0, 2], [1, 1],
                                                    [1, 2]]
     assert key_of_codes([2, 0]) == key_of_codes([0, 2]) == 64 * 64 + 2
+    assert key_of_codes([19, 0]) == 4115  # "?s" in scrabble-en, docs/FORMATS.md
 
 
 def table_of(game, seed=3):
