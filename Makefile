@@ -244,6 +244,11 @@ bench: $(VENV)/.bench-installed artifacts
 	$(PY) bench/run.py
 .PHONY: bench
 
+## bench-matches: the long bot matches (hours; MATCH_PAIRS, MATCH_WORKERS) into bench/results.md
+bench-matches: $(VENV)/.bench-installed artifacts
+	$(PY) bench/run.py matches
+.PHONY: bench-matches
+
 ## help: list the public targets
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'

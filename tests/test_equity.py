@@ -10,7 +10,7 @@ import pytest
 
 from crossword_support import GAMES, cases, fixture_game, rules
 from lookup.engine import MoveEngine
-from lookup.equity import EquityPlayer, TileModel, sub_leaves
+from lookup.equity import EquityPlayer, TileModel, sub_leaves, unseen_tiles
 from lookup.errors import BadInput
 from lookup.game_engine import Game, Position
 from lookup.leaves import LeaveValues, key_of_codes, leave_keys, tile_counts
@@ -156,3 +156,34 @@ def test_leave_and_equity_commands(cli_artifacts, tmp_path):  # noqa: F811
     result = wordpack(cli_artifacts, "match", "enable")
     assert result.returncode == 1
     assert "'enable' is not a built crossword game" in result.stderr
+
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game", GAMES)
+def test_the_compiled_bot_makes_the_best_move_by_equity_on_real_positions(game):
+    from conftest import full_artifact
+    from lookup.crossword import crossword_game
+    from lookup.engine import move_engine
+
+    full_artifact(f"leaves/{game}.leaves")
+    cw = crossword_game(game)
+    engine = move_engine(cw, compiled=True)
+    player = EquityPlayer(cw.leaves())
+    for number, board, rack in cases(cw, game, count=24, step=7):
+        codes = [0 if ch == "?" else cw.alphabet.index(ch) + 1 for ch in rack]
+        pool = "".join("?" if c == 0 else cw.alphabet[c - 1]
+                       for c in unseen_tiles(cw.rules, board, codes, None))
+        # The bag, then the opponent's rack: the unseen tiles moves() assumes by default.
+        split = max(0, len(pool) - cw.rules.rack_size)
+        for bag, other, unseen in ((pool[:split], pool[split:], None), ("", "", "")):
+            game_now = Game(engine, [player, player], racks=[rack, other], board=board,
+                            bag=bag)
+            move = player(Position(game_now, 0))
+            ranked = cw.moves(board, rack, by="equity", unseen=unseen, bag=len(bag))
+            label = f"{game} position {number} rack {rack!r} bag {len(bag)}"
+            if move.kind == "pass":
+                assert not any(m.kind == "play" for m in ranked), label
+                continue
+            chosen = next(m for m in ranked if m.key() == move.key())
+            assert chosen.equity == ranked[0].equity, label
