@@ -108,8 +108,8 @@ def match(args) -> int:
     from lookup.crossword import crossword_games
 
     if args.lexicon not in crossword_games():
-        raise BadInput(f"{args.lexicon!r} is not a built crossword game: give a pattern to "
-                       "match words of a lexicon, or a crossword game to play a match")
+        args.parser.error("the following arguments are required: pattern (or give a built "
+                          "crossword game to play a bot match)")
     from lookup.match import play_match
 
     def progress(result, pairs):

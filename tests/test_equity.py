@@ -154,8 +154,8 @@ def test_leave_and_equity_commands(cli_artifacts, tmp_path):  # noqa: F811
     best = cw.moves(cw.parse_board(BOARD), "s?", by="equity")[0]
     assert lines[1].split()[1:4] == [str(best.score), f"{best.leave:+.2f}", f"{best.equity:.2f}"]
     result = wordpack(cli_artifacts, "match", "enable")
-    assert result.returncode == 1
-    assert "'enable' is not a built crossword game" in result.stderr
+    assert result.returncode == 2
+    assert "required: pattern (or give a built crossword game" in result.stderr
 
 
 
@@ -187,3 +187,24 @@ def test_the_compiled_bot_makes_the_best_move_by_equity_on_real_positions(game):
                 continue
             chosen = next(m for m in ranked if m.key() == move.key())
             assert chosen.equity == ranked[0].equity, label
+
+
+def test_a_match_is_mirrored_and_deterministic(cli_artifacts, monkeypatch):  # noqa: F811
+    from lookup.crossword import crossword_game
+    from lookup.match import play_match
+
+    # The game is cached per process: load it from these artifacts, and forget it after.
+    crossword_game.cache_clear()
+    (cli_artifacts / "leaves").mkdir(exist_ok=True)
+    write_leaves(cli_artifacts / "leaves" / "scrabble-en.leaves", quarter_table("scrabble-en"),
+                 {})
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(cli_artifacts))
+    first = play_match("scrabble-en", "tile", "greedy", pairs=2, seed=1, compiled=False)
+    again = play_match("scrabble-en", "tile", "greedy", pairs=2, seed=1, batch=1,
+                       compiled=False)
+    assert first.wins + first.draws + first.losses == 4
+    assert (first.spreads, first.points, first.turns) == \
+        (again.spreads, again.points, again.turns)
+    with pytest.raises(BadInput, match="unknown bot 'smart'; the bots are greedy, equity, tile"):
+        play_match("scrabble-en", "smart", "greedy", pairs=1, seed=1)
+    crossword_game.cache_clear()
