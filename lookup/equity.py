@@ -17,7 +17,14 @@ import numpy as np
 
 from lookup.board import BLANK
 from lookup.errors import BadInput
-from lookup.leaves import EMPTY_LEAVE, codes_of_key, key_of_codes, leave_codes, tile_counts
+from lookup.leaves import (
+    EMPTY_LEAVE,
+    LEAVE_DIGIT,
+    codes_of_key,
+    key_of_codes,
+    leave_codes,
+    tile_counts,
+)
 from lookup.move import Move
 
 # What keeping tiles costs with the bag empty, beyond twice their value (module docstring).
@@ -51,7 +58,7 @@ class TileModel:
     def from_table(cls, table) -> "TileModel":
         """The one-tile values of a leave table (lookup/leaves.py LeaveValues)."""
         counts = len(table.rules.alphabet) + 1
-        return cls(table.lookup([EMPTY_LEAVE * 64 + code for code in range(counts)]))
+        return cls(table.lookup([EMPTY_LEAVE * LEAVE_DIGIT + code for code in range(counts)]))
 
     def lookup(self, keys) -> np.ndarray:
         """Values of leave keys (lookup/leaves.py); the empty leave is 0.0."""
