@@ -13,9 +13,10 @@ first). The next iteration plays with the new table.
 Games run in chunks of `chunk` games, one Dask task each, on a LocalCluster of `workers`
 processes by default or on the scheduler at `scheduler`. Each finished chunk is saved to the
 run directory (`iteration-<i>/chunk-<j>.npz`) and each finished iteration's table to
-`iteration-<i>.leaves`, so an interrupted run resumes where it stopped. The seeds of the games
-depend only on (seed, iteration, game number), so a run gives the same table however many
-workers play it.
+`iteration-<i>.leaves` (with its figures in `iteration-<i>.json`), so an interrupted run
+resumes where it stopped. The seeds of the games depend only on (seed, iteration, game
+number), so a run gives the same table however many workers play it. An iteration's `hours`
+are those of the run that finished it (a resumed iteration counts only its last run).
 """
 
 import functools
@@ -297,20 +298,19 @@ def reproduce(source, rules_path, artifacts, run_dir, workers: int = 2,
 def _learn(chunk_dir: Path, keys, rules, max_tiles: int, table_path: Path,
            recipe: dict) -> dict:
     """Learn a table from an iteration's chunks and write it; the iteration's figures."""
-    sums = np.zeros(len(keys))
-    counts = np.zeros(len(keys), dtype=np.int64)
-    total = logged = games = turns = points = 0
+    racks, equities = [], []
+    games = turns = points = 0
     for path in sorted(chunk_dir.glob("chunk-*.npz")):
         with np.load(path) as data:
-            s, c = leave_statistics(data["racks"], data["equities"], keys, rules.rack_size)
-            sums += s
-            counts += c
-            total += float(data["equities"].astype(np.float64).sum())
-            logged += len(data["equities"])
+            racks.append(data["racks"])
+            equities.append(data["equities"].astype(np.float64))
             games += int(data["games"])
             turns += int(data["turns"])
             points += int(data["points"])
-    mean = total / max(logged, 1)
+    racks, equities = np.concatenate(racks), np.concatenate(equities)
+    sums, counts = leave_statistics(racks, equities, keys, rules.rack_size)
+    logged = len(equities)
+    mean = float(equities.sum()) / max(logged, 1)
     values = smoothed_values(sums, counts, mean, keys, max_tiles)
     summary = dict(recipe, moves_logged=logged, mean_equity=round(mean, 3),
                    points_per_game=round(points / max(games, 1), 2),
