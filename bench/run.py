@@ -65,8 +65,9 @@ def main(areas: list[str]) -> None:
         "# wordpack benchmarks",
         "",
         f"Machine: {platform.machine()}, Python {platform.python_version()}, "
-        f"{time.strftime('%Y-%m-%d')}. Written by `make bench` (bench/run.py); every baseline was "
-        "measured in the same run.",
+        f"last written {time.strftime('%Y-%m-%d')}. Written by `make bench` and `make "
+        "bench-matches` (bench/run.py); an area's rows come from one run, and each baseline "
+        "was measured in the same run as its row.",
         "",
         "| area | measurement | value | unit | baseline | baseline value | ratio | note |",
         "|---|---|---|---|---|---|---|---|",
