@@ -210,6 +210,37 @@ approve-moves: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag
 .PHONY: approve-moves
 # ---- end crossword games -------------------------------------------------------------------
 
+# ---- leave tables --------------------------------------------------------------------------
+# sources/leaves/<id>.leaves: leave values learned by self-play (pipeline/train_leaves.py), too
+# slow for a default build (hours on 2 cores), so committed with their recipe (<id>.leaves.json:
+# command, seed, games, code version, sha256). `make leaves` checks them against the rules
+# and installs them; `make leaves-reproduce` trains them again and compares.
+LEAVE_SOURCES := sources/leaves
+LEAVE_GAMES := $(patsubst $(LEAVE_SOURCES)/%.leaves,%,$(wildcard $(LEAVE_SOURCES)/*.leaves))
+LEAVE_ARTIFACTS := $(LEAVE_GAMES:%=$(ARTIFACTS)/leaves/%.leaves)
+LEAVE_CODE := pipeline/train_leaves.py lookup/leaves.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+# Training: the Dask cluster (local processes, or a scheduler's address) and the checkpoints.
+LEAVE_WORKERS ?= 2
+LEAVE_SCHEDULER ?=
+LEAVE_RUNS ?= $(ARTIFACTS)/_leave-runs
+
+## leaves: the leave table of every crossword game (committed, trained by self-play)
+leaves: $(LEAVE_ARTIFACTS)
+.PHONY: leaves
+
+$(ARTIFACTS)/leaves/%.leaves: $(LEAVE_SOURCES)/%.leaves $(ARTIFACTS)/crossword/%.json $(LEAVE_CODE) | $(VENV)/.installed
+	$(BUILD) leaves-install $< --rules $(ARTIFACTS)/crossword/$*.json -o $@
+
+## leaves-reproduce: train every committed leave table again from its recipe (hours) and compare
+leaves-reproduce: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag)
+	for game in $(LEAVE_GAMES); do \
+	  $(BUILD) leaves-reproduce $(LEAVE_SOURCES)/$$game.leaves --rules $(ARTIFACTS)/crossword/$$game.json \
+	    --artifacts $(ARTIFACTS) --run-dir $(LEAVE_RUNS)/$$game --workers $(LEAVE_WORKERS) \
+	    --scheduler "$(LEAVE_SCHEDULER)"; \
+	done
+.PHONY: leaves-reproduce
+# ---- end leave tables ----------------------------------------------------------------------
+
 # ---- web ------------------------------------------------------------------------------------
 # artifacts/web/: the static word finder and Wordle/Nerdle helper (clients/web/), the JavaScript
 # readers (clients/js/ -> js/) and the data they read (data/: lexicons, game lists and trees,
@@ -229,7 +260,7 @@ $(WEB)/web-manifest.json: $(WEB_DATA) $(WEB_CODE) | $(VENV)/.installed
 # ---- end web --------------------------------------------------------------------------------
 
 # ---- manifest (after every section: it lists all of their artifacts) --------------------------
-ALL_ARTIFACTS := $(LEXICON_ARTIFACTS) $(GUESSING_ARTIFACTS) $(CROSSWORD_ARTIFACTS)
+ALL_ARTIFACTS := $(LEXICON_ARTIFACTS) $(GUESSING_ARTIFACTS) $(CROSSWORD_ARTIFACTS) $(LEAVE_ARTIFACTS)
 
 ## artifacts: every artifact plus artifacts/manifest.json
 artifacts: $(ARTIFACTS)/manifest.json
@@ -262,6 +293,11 @@ test-full: $(VENV)/.installed artifacts
 bench: $(VENV)/.bench-installed artifacts
 	$(PY) bench/run.py
 .PHONY: bench
+
+## bench-matches: the long bot matches (hours; MATCH_PAIRS, MATCH_WORKERS) into bench/results.md
+bench-matches: $(VENV)/.bench-installed artifacts
+	$(PY) bench/run.py matches
+.PHONY: bench-matches
 
 ## help: list the public targets
 help:

@@ -103,8 +103,55 @@ def unscramble(args) -> int:
 
 
 def match(args) -> int:
-    """Words matching a pattern such as c?t*."""
-    _print_words(lookup.lexicon(args.lexicon).match(args.pattern), args.json)
+    """Words matching a pattern (LEXICON PATTERN), or a bot match (GAME --a BOT --b BOT)."""
+    if args.pattern is not None:
+        _print_words(lookup.lexicon(args.lexicon).match(args.pattern), args.json)
+        return 0
+    from lookup.crossword import crossword_games
+
+    if args.lexicon not in crossword_games():
+        args.parser.error("the following arguments are required: pattern (or give a built "
+                          "crossword game to play a bot match)")
+    from lookup.match import play_match
+
+    def progress(result, pairs):
+        print(f"\r{len(result.pair_shares)}/{pairs} pairs: {args.a} wins "
+              f"{100 * result.win_rate():.1f} %, spread {result.mean_spread():+.1f}",
+              end="", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    result = play_match(args.lexicon, args.a, args.b, args.pairs, args.seed, args.workers,
+                        progress=progress)
+    print(file=sys.stderr)
+    low, high = result.interval()
+    summary = {"game": args.lexicon, "a": args.a, "b": args.b, "pairs": args.pairs,
+               "seed": args.seed, "wins": result.wins, "draws": result.draws,
+               "losses": result.losses, "win_rate": round(result.win_rate(), 4),
+               "interval95": [round(low, 4), round(high, 4)],
+               "mean_spread": round(result.mean_spread(), 2),
+               "points_per_move": [round(result.points_per_move(0), 2),
+                                   round(result.points_per_move(1), 2)],
+               "seconds": round(time.perf_counter() - started, 1)}
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    print(f"{args.lexicon}: {args.a} (A) against {args.b} (B), {args.pairs} mirrored pairs, "
+          f"seed {args.seed}")
+    print(f"A wins {result.wins}, draws {result.draws}, loses {result.losses}: win rate "
+          f"{100 * result.win_rate():.1f} % (95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
+    print(f"mean spread {result.mean_spread():+.1f} points per game; points per move: "
+          f"A {result.points_per_move(0):.2f}, B {result.points_per_move(1):.2f}")
+    return 0
+
+
+def leave(args) -> int:
+    """The value in points of keeping some tiles in a crossword game ('?' a blank)."""
+    game = lookup.crossword_game(args.game)
+    value = game.leave(args.tiles)
+    if args.json:
+        print(json.dumps({"game": args.game, "tiles": args.tiles, "value": value}))
+    else:
+        print(f"{args.tiles}: {value:+.2f} points")
     return 0
 
 
@@ -274,14 +321,17 @@ def moves(args) -> int:
     position = game.parse_board(text)
     game.tables()  # load the lexicon before the clock starts
     started = time.perf_counter()
-    found = game.moves(position, args.rack, top=args.top, bag=args.bag)
+    found = game.moves(position, args.rack, top=args.top, bag=args.bag, by=args.by,
+                       unseen=args.unseen)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({"game": args.game, "rack": args.rack,
                           "moves": [move.to_dict() for move in found]},
                          ensure_ascii=False, indent=1))
         return 0
-    print(f"{'#':>3} {'score':>5}  {'move':<10} {'word':<16} words formed")
+    by_equity = args.by == "equity"
+    values = f" {'leave':>7} {'equity':>7}" if by_equity else ""
+    print(f"{'#':>3} {'score':>5}{values}  {'move':<10} {'word':<16} words formed")
     for rank, move in enumerate(found, start=1):
         if move.kind == "play":
             where = f"{move.direction} {move.row},{move.col}"
@@ -293,7 +343,8 @@ def moves(args) -> int:
             formed = " ".join(w.upper() for w in move.words)
         else:
             where, word, formed = move.kind, move.exchanged, ""
-        print(f"{rank:>3} {move.score:>5}  {where:<10} {word:<16} {formed}")
+        values = f" {move.leave:>+7.2f} {move.equity:>7.2f}" if by_equity else ""
+        print(f"{rank:>3} {move.score:>5}{values}  {where:<10} {word:<16} {formed}")
     print(f"({len(found)} shown, {elapsed * 1000:.1f} ms)")
     if found and found[0].kind in ("play", "turn"):
         print()
@@ -370,8 +421,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--ends", default="", help="the word ends with this")
     sub.add_argument("--contains", default="", help="the word contains this")
     sub.add_argument("--game", help="score each word in this crossword game, e.g. scrabble-en")
-    command(match, lexicon_arg, json_opt).add_argument(
-        "pattern", help="? one letter, * any run, letters fixed")
+    sub = command(match, json_opt)
+    sub.add_argument("lexicon", metavar="LEXICON|GAME",
+                     help="lexicon name (with a pattern), or crossword game id (a bot match)")
+    sub.add_argument("pattern", nargs="?", help="? one letter, * any run, letters fixed")
+    sub.add_argument("--a", default="equity", help="bot A: greedy, equity or tile (equity)")
+    sub.add_argument("--b", default="greedy", help="bot B (greedy)")
+    sub.add_argument("--pairs", type=positive_int, default=100,
+                     help="mirrored pairs: one deal played twice, seats swapped (100)")
+    sub.add_argument("--seed", type=non_negative_int, default=1, help="picks the deals (1)")
+    sub.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
     command(info, json_opt).add_argument(
         "--verify", action="store_true",
         help="check every artifact's size and sha256 against manifest.json")
@@ -395,6 +454,13 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--top", type=positive_int, default=10, help="moves to list (10)")
     sub.add_argument("--bag", type=non_negative_int, help="tiles in the bag (decides "
                      "exchanges); default: unseen tiles minus the opponent's rack")
+    sub.add_argument("--by", choices=("score", "equity"), default="score",
+                     help="rank by score, or by equity: score + the value of the tiles kept")
+    sub.add_argument("--unseen", help="with --by equity: the tiles not on the board or the "
+                     "rack (bag and opponent's rack); default: the rest of the set")
+    sub = command(leave, json_opt)
+    sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
+    sub.add_argument("tiles", help="the tiles kept, '?' for a blank")
     sub = command(serve)
     sub.add_argument("--port", type=non_negative_int, default=8000, help="port (8000; 0: any)")
     sub.add_argument("--open", action="store_true", help="also open it in the web browser")

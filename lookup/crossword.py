@@ -20,9 +20,11 @@ import itertools
 
 from lookup.board import BLANK, LETTER_MASK, Board, empty_board, parse_board
 from lookup.crossword_rules import Rules, load_rules
+from lookup.equity import rank_by_equity, unseen_tiles
 from lookup.errors import BadInput, unknown_name
 from lookup.formats import BLANK_SYMBOL
 from lookup.game_lexicon import GameLexicon, game_lexicon, lexicon_tables
+from lookup.leaves import LeaveValues, leaves_path, read_leaves
 from lookup.move import Move
 from lookup.movegen import ACROSS, GaddagTables, generate, orientations
 from lookup.paths import artifacts_dir, built_names
@@ -65,6 +67,7 @@ class CrosswordGame:
         self.alphabet = rules.alphabet
         self._tables = tables
         self._lexicon = None
+        self._leaves = None
 
     # --- the lexicon ---------------------------------------------------------------------
     def lexicon(self) -> GameLexicon:
@@ -147,6 +150,26 @@ class CrosswordGame:
                            f"set has {r.blanks}")
         return letters, blanks
 
+    def leaves(self) -> LeaveValues:
+        """The game's leave table (artifacts/leaves/<id>.leaves, loaded on first call).
+
+        Raises:
+            ArtifactMissing: the table has not been built (`make leaves`).
+        """
+        if self._leaves is None:
+            self._leaves = read_leaves(leaves_path(self.id), self.rules)
+        return self._leaves
+
+    def leave(self, tiles: str) -> float:
+        """The value in points of keeping `tiles` ("?" a blank) with tiles in the bag; 0.0 for
+        none.
+
+        Raises:
+            BadInput: tiles outside the game, more than a leave keeps, or more of a tile than
+                the set has.
+        """
+        return self.leaves().value(tiles)
+
     def play(self, board: Board, move: Move) -> Board:
         """The board after a move (exchanges and passes leave it unchanged)."""
         return board.with_tiles(move.placed) if move.kind in ("play", "turn") else board
@@ -187,7 +210,8 @@ class CrosswordGame:
 
     # --- moves ---------------------------------------------------------------------------
     def moves(self, board: Board, rack: str, top: int | None = None,
-              bag: int | None = None, played_words=None) -> list[Move]:
+              bag: int | None = None, played_words=None, by: str = "score",
+              unseen: str | None = None) -> list[Move]:
         """Every legal move with its score, best first.
 
         Plays come first among equal scores, then exchanges, then the pass; ties among plays
@@ -195,24 +219,46 @@ class CrosswordGame:
         Under placement = "multi" (Erudit), `top` ranks multi-word turns (kind "turn") with
         the plays, found by the full search of best_turn (ties: fewer parts first); without
         `top` the list holds the single-line plays, as every turn would be too many to list.
+        By equity (score + the value of the tiles kept, lookup/equity.py), every move gets
+        `leave` and `equity` and the moves are sorted by equity, ties in that same order.
 
         Args:
             board: the position.
             rack: the tiles to play, "?" for a blank.
-            top: return only the best `top` moves (the single-line search prunes by a score
-                bound; the turn search visits every turn).
-            bag: tiles in the bag, deciding whether exchanges are allowed; by default the
-                unseen tiles minus one full opponent rack.
+            top: return only the best `top` moves (by score, the single-line search prunes by a
+                score bound; the turn search visits every turn).
+            bag: tiles in the bag, deciding whether exchanges are allowed and, by equity,
+                whether leaves or the end of the game count; by default the unseen tiles
+                minus one full opponent rack.
             played_words: under repeat_words = false, the words played earlier in the game;
                 the words on the board count in any case.
+            by: "score" or "equity" (needs the game's leave table, artifacts/leaves).
+            unseen: by equity, the tiles neither on the board nor on the rack (the bag and
+                the opponent's rack), "?" a blank; by default the rest of the set.
 
         Raises:
-            BadInput: a rack the game or the board does not allow, or top < 1.
+            BadInput: a rack the game or the board does not allow, top < 1, an unknown `by`,
+                or an `unseen` pool or bag that contradicts the board and rack.
         """
         if top is not None and top < 1:
             raise BadInput(f"top must be at least 1, not {top}")
+        if by not in ("score", "equity"):
+            raise BadInput(f"moves by {by!r}: use 'score' or 'equity'")
         r = self.rules
         letters, blanks = self.parse_rack(rack, board)
+        if by == "equity":
+            codes = [self.alphabet.index(ch) + 1 for ch, n in letters.items()
+                     for _ in range(n)] + [0] * blanks
+            pool = unseen_tiles(r, board, codes, unseen)
+            if bag is None:
+                bag = max(0, len(pool) - r.rack_size)
+            if not len(pool) - r.rack_size <= bag <= len(pool):
+                raise BadInput(f"a bag of {bag} tiles contradicts the {len(pool)} unseen "
+                               f"tiles (the bag plus the opponent's rack of at most "
+                               f"{r.rack_size}): give the bag size and the unseen tiles that fit")
+            found = self.moves(board, rack, bag=bag, played_words=played_words)
+            ranked = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
+            return ranked[:top] if top is not None else ranked
         if r.placement == "multi" and top is not None:
             moves = ranked(all_turns(self._plays, self._judge(board, played_words), board,
                                      letters, blanks))[:top]

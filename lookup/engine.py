@@ -194,18 +194,22 @@ class MoveEngine:
 
     def leave_table(self, values: dict) -> LeaveTable:
         """A LeaveTable from {leave tiles ("?" a blank): value in points}."""
+        return self.keyed_leave_table([self.leave_key(tiles) for tiles in values],
+                                      [float(value) for value in values.values()])
+
+    def keyed_leave_table(self, keys, values) -> LeaveTable:
+        """A LeaveTable from leave keys (leave_key) and their values in points."""
         capacity = 8
-        while capacity < 2 * len(values):
+        while capacity < 2 * len(keys):
             capacity *= 2
-        keys = [0] * capacity
+        slots = [0] * capacity
         table = [0.0] * capacity
-        for tiles, value in values.items():
-            key = self.leave_key(tiles)
-            slot = leave_slot(keys, key)
-            keys[slot] = key
-            table[slot] = float(value)
+        for key, value in zip(keys, values):
+            slot = leave_slot(slots, key)
+            slots[slot] = key
+            table[slot] = value
         keys_out, table_out = self._ints(capacity), self._floats(capacity)
-        keys_out[:] = keys
+        keys_out[:] = slots
         table_out[:] = table
         return LeaveTable(keys_out, table_out, max([0.0, *table]))
 

@@ -168,3 +168,12 @@ SELFPLAY_FIELDS = {"game": str, "seed": int, "games": int, "positions": list, "r
 MANIFEST_NAME = "manifest.json"
 MANIFEST_FORMAT = "wordpack-manifest"
 MANIFEST_VERSION = 1
+
+# Leave tables (lookup/leaves.py): artifacts/leaves/<game>.leaves
+LEAVES_FORMAT = "leave-values"
+LEAVES_VERSION = 1
+LEAVES_EARLIEST_SUPPORTED_VERSION = 1
+LEAVES_FIELDS = {"game": str, "alphabet": str, "counts": list, "max_tiles": int, "leaves": int,
+                 "scale": int, "recipe": dict}
+# Values are stored as int16 multiples of 1/LEAVES_SCALE points (+-128 points).
+LEAVES_SCALE = 256

@@ -26,6 +26,8 @@ class Move:
         parts: a turn's plays in an order in which they can be laid, each a Move of kind
             "play" on the board the parts before it leave (its own score is its score there);
             () unless a turn.
+        leave, equity: with moves(by="equity"), the value of the tiles the move keeps and
+            the move's equity (lookup/equity.py); None otherwise.
     Computed on first use (a position can have tens of thousands of moves):
         word: the main word, lowercase ("" unless a play).
         placed: the new tiles, [(row, col, letter, is_blank)], in reading order.
@@ -34,8 +36,8 @@ class Move:
             two tiles or more holding a new tile, the runs across first, then down.
     """
 
-    __slots__ = ("kind", "row", "col", "direction", "score", "exchanged", "parts", "_plain",
-                 "_blanks", "_board", "_cache")
+    __slots__ = ("kind", "row", "col", "direction", "score", "exchanged", "parts", "leave",
+                 "equity", "_plain", "_blanks", "_board", "_cache")
 
     def __init__(self, kind: str, row=None, col=None, direction=None, score: int = 0,
                  exchanged: str = "", codes: tuple = (), board: Board | None = None,
@@ -47,6 +49,8 @@ class Move:
         self.score = score
         self.exchanged = exchanged
         self.parts = tuple(parts)
+        self.leave = None
+        self.equity = None
         # The main word's tile codes, plus bit i of `blanks` for a blank at position i (the
         # generator lists many moves; the codes with blank bits are made on first use).
         self._plain = codes
@@ -103,6 +107,16 @@ class Move:
         """Hash of key()."""
         return hash(self.key())
 
+    def used_tiles(self) -> list[int]:
+        """The rack tiles a play uses: each new tile's code, 0 for a blank ([] unless a play)."""
+        if self.kind != "play":
+            return []
+        n = self._board.size
+        dr, dc = STEPS[self.direction]
+        cells = self._board.cells
+        return [0 if self._blanks >> k & 1 else code for k, code in enumerate(self._plain)
+                if not cells[(self.row + k * dr) * n + self.col + k * dc]]
+
     def notation(self) -> str:
         """Short text: "H 7,3 caT 10" (blanks uppercase), a turn "H 7,3 cat + V 8,5 tOn 31"
         (its parts, then its score), "exchange abc", "pass".
@@ -125,12 +139,15 @@ class Move:
         return f"Move({self.notation()!r})"
 
     def to_dict(self) -> dict:
-        """A JSON-ready dict of every attribute."""
-        return {"kind": self.kind, "row": self.row, "col": self.col,
+        """A JSON-ready dict of every attribute (leave and equity only when set)."""
+        data = {"kind": self.kind, "row": self.row, "col": self.col,
                 "direction": self.direction, "word": self.word,
                 "placed": [list(tile) for tile in self.placed], "words": self.words,
                 "score": self.score, "exchanged": self.exchanged,
                 "parts": [part.to_dict() for part in self.parts]}
+        if self.equity is not None:
+            data.update(leave=self.leave, equity=self.equity)
+        return data
 
 
 def _play_details(board: Board, row: int, col: int, direction: str, codes: tuple):

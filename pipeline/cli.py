@@ -1,9 +1,9 @@
 """The `wordpack-build` command (also `python -m pipeline`): one command per Make stage.
 
 The Makefile calls these; the query commands are `wordpack` (lookup/cli.py). Each area module
-(cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_web) adds its stages through
-`register(app)`. A usage error prints the usage and one line and exits 2; a WordpackError prints
-one line and exits 1.
+(cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_leaves, cli_proofs, cli_web)
+adds its stages through `register(app)`. A usage error prints the usage and one line and exits 2;
+a WordpackError prints one line and exits 1.
 """
 
 import sys
@@ -18,6 +18,7 @@ try:
         cli_crossword,
         cli_equations,
         cli_guessing,
+        cli_leaves,
         cli_lexicon,
         cli_proofs,
         cli_web,
@@ -47,7 +48,8 @@ app = typer.Typer(
     # Plain usage errors: the usage and one line, not a rich panel.
     rich_markup_mode=None,
 )
-for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_proofs, cli_web):
+for area in (cli_lexicon, cli_equations, cli_guessing, cli_crossword, cli_leaves, cli_proofs,
+             cli_web):
     area.register(app)
 
 

@@ -12,6 +12,7 @@ from lookup.formats import (
     GAME_FIELDS,
     GAMES_INDEX_FIELDS,
     GRAPH_HEADER,
+    LEAVES_FIELDS,
     SELFPLAY_FIELDS,
     TREE_FIELDS,
 )
@@ -42,7 +43,7 @@ def test_documented_constants():
 def test_documented_header_fields():
     text = (REPO / "docs" / "FORMATS.md").read_text()
     for fields in (GAME_FIELDS, FEEDBACK_FIELDS, TREE_FIELDS, GAMES_INDEX_FIELDS, SELFPLAY_FIELDS,
-                   EQUATIONS_FIELDS):
+                   EQUATIONS_FIELDS, LEAVES_FIELDS):
         for name in fields:
             top = name.split(".")[0]
             assert f"`{top}`" in text or f'"{top}"' in text or f"{top}=" in text, name

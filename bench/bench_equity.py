@@ -1,0 +1,88 @@
+"""Leave tables and equity (lookup/leaves.py, lookup/equity.py) on the built artifacts.
+
+For each game with a leave table: its bytes and load time, one lookup (cw.leave, and a batch
+of 128 keys: one rack's sub-leaves), moves(by="equity") against moves() on midgame positions,
+and equity self-play games per second against greedy ones (the compiled engine, one core).
+Times are CPU seconds of the process (time.process_time).
+"""
+
+import statistics
+
+from bench_crossword import GAMES, midgame_cases, timed
+
+SELFPLAY_GAMES = 40
+LOOKUPS = 20000
+
+
+def row(what, value, unit, baseline="", baseline_value=None, note="", rate=False):
+    ratio = None
+    if baseline_value and value:
+        ratio = value / baseline_value if rate else baseline_value / value
+    return {"area": "equity", "what": what, "value": value, "unit": unit, "baseline": baseline,
+            "baseline_value": baseline_value, "ratio": ratio, "note": note}
+
+
+def table_rows(cw, game) -> list[dict]:
+    from lookup.leaves import leaves_path, read_leaves
+
+    path = leaves_path(game)
+    seconds, table = timed(read_leaves, path, cw.rules)
+    cw._leaves = table
+    leaves = [table.keys[k] for k in range(0, len(table), len(table) // 128)][:128]
+    lookup_seconds, _ = timed(lambda: [cw.leave("?eirst") for _ in range(LOOKUPS)])
+    batch_seconds, _ = timed(lambda: [table.lookup(leaves) for _ in range(LOOKUPS // 10)])
+    recipe = table.header["recipe"]
+    return [
+        row(f"{game}: leave table", path.stat().st_size, "bytes",
+            note=f"{len(table):,} leaves, int16; trained on {recipe['games_per_iteration']:,} "
+                 f"games x {recipe['iterations']} iterations"),
+        row(f"{game}: load the leave table", seconds, "s", note="keys enumerated from the rules"),
+        row(f"{game}: cw.leave('?eirst')", lookup_seconds / LOOKUPS * 1e6, "us"),
+        row(f"{game}: 128 leaves in one lookup", batch_seconds / (LOOKUPS // 10) * 1e6, "us",
+            note="one rack's sub-leaves, as the equity bot asks"),
+    ]
+
+
+def moves_rows(cw, game) -> list[dict]:
+    by_equity, by_score = [], []
+    for board, rack in midgame_cases(cw, game)[1]:
+        by_score.append(timed(cw.moves, board, rack)[0])
+        by_equity.append(timed(cw.moves, board, rack, by="equity")[0])
+    return [row(f"{game}: moves(by='equity'), 1 blank, median",
+                statistics.median(by_equity) * 1000, "ms", "moves()",
+                statistics.median(by_score) * 1000, f"{len(by_equity)} midgame positions")]
+
+
+def games_rows(cw, game) -> list[dict]:
+    from lookup.engine import move_engine
+    from lookup.equity import EquityPlayer
+    from lookup.game_engine import greedy_player, play_game
+
+    engine = move_engine(cw, True)
+    player = EquityPlayer(cw.leaves())
+    play_game(engine, [player, player], 0)  # compile or load the kernel
+    seconds, _ = timed(lambda: [play_game(engine, [player, player], s)
+                                for s in range(SELFPLAY_GAMES)])
+    greedy, _ = timed(lambda: [play_game(engine, [greedy_player, greedy_player], s)
+                               for s in range(SELFPLAY_GAMES)])
+    return [row(f"{game}: equity self-play", SELFPLAY_GAMES / seconds, "games/s",
+                "greedy self-play", SELFPLAY_GAMES / greedy,
+                f"{SELFPLAY_GAMES} games, compiled engine, one core", rate=True)]
+
+
+def run() -> list[dict]:
+    from lookup.crossword import crossword_game
+    from lookup.engine import numba_available
+    from lookup.leaves import leaves_path
+
+    rows = []
+    for game in GAMES:
+        cw = crossword_game(game)
+        if not leaves_path(game).is_file():
+            rows.append(row(f"{game}: leave table", None, "", note="not built: make leaves"))
+            continue
+        rows += table_rows(cw, game)
+        rows += moves_rows(cw, game)
+        if numba_available():
+            rows += games_rows(cw, game)
+    return rows
