@@ -231,6 +231,22 @@ class CrosswordGame:
         # them, which is their place in the order (plays first among equal scores).
         return moves[:top] if top is not None else moves
 
+    # --- look-ahead: lookup/endgame.py, lookup/simulate.py ------------------------------
+    def endgame(self, board: Board, rack: str, opponent_rack: str, seconds: float | None = None,
+                plies: int | None = None):
+        """Best play to the end with the bag empty and both racks known: an EndgameResult
+        with `value` (the mover's points to the end minus the opponent's, end adjustments
+        included) and `line` (the principal variation); lookup/endgame.py.
+
+        Raises:
+            BadInput: bad racks, a bag that is not empty, seconds or plies not positive.
+        """
+        from lookup.endgame import solve_endgame  # engine modules import this one
+        from lookup.engine import move_engine
+
+        return solve_endgame(move_engine(self), board, rack, opponent_rack, seconds=seconds,
+                             plies=plies)
+
     # --- one placement -------------------------------------------------------------------
     def validate(self, board: Board, placement, rack: str | None = None) -> list[str]:
         """Why a placement is illegal; an empty list when it is legal.
