@@ -247,6 +247,22 @@ class CrosswordGame:
         return solve_endgame(move_engine(self), board, rack, opponent_rack, seconds=seconds,
                              plies=plies)
 
+    def simulate(self, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
+                 plies: int = 2, iterations: int | None = None, seconds: float | None = None,
+                 seed: int = 0) -> list:
+        """Monte Carlo simulation of the best candidates by equity: rows (move, mean,
+        stderr, iterations, pruned), best first; lookup/simulate.py.
+
+        Raises:
+            BadInput: bad rack or unseen tiles; candidates, plies, iterations or seconds not
+                positive.
+        """
+        from lookup.engine import move_engine
+        from lookup.simulate import simulate
+
+        return simulate(move_engine(self), board, rack, unseen=unseen, candidates=candidates,
+                        plies=plies, iterations=iterations, seconds=seconds, seed=seed)
+
     # --- one placement -------------------------------------------------------------------
     def validate(self, board: Board, placement, rack: str | None = None) -> list[str]:
         """Why a placement is illegal; an empty list when it is legal.

@@ -52,6 +52,55 @@ _CLOCK_NODES = 256
 _ZOBRIST_SEED = 0x5EED
 
 
+def play_tiles(play, cells, size: int) -> list:
+    """New tiles of a play (an engine record) on `cells`: (square, cell code, rack code),
+    the rack code 0 for a blank.
+    """
+    line, start = play[R_LINE], play[R_START]
+    if play[R_DIRECTION] == 0:
+        square, step = line * size + start, 1
+    else:
+        square, step = start * size + line, size
+    bits = play[R_BLANKS]
+    placed = []
+    for q in range(play[R_LENGTH]):
+        if not cells[square]:
+            code = play[RECORD_FIELDS + q]
+            placed.append((square, code | BLANK, 0) if bits >> q & 1 else (square, code, code))
+        square += step
+    return placed
+
+
+def held_tiles(cw, board: Board, racks: dict, pool: str = "") -> Counter:
+    """Tiles ("?" the blanks) on the board, on the named racks ({name: tiles}) and in a
+    pool of any size (named "unseen tiles").
+
+    Raises:
+        BadInput: a rack the game does not allow, a pool tile that is not the game's, or
+            more tiles of a kind than the set has.
+    """
+    rules = cw.rules
+    held = Counter()
+    for _name, tiles in racks.items():
+        letters, blanks = cw.parse_rack(tiles, board)
+        held.update(letters)
+        held[BLANK_SYMBOL] += blanks
+    for tile in pool:
+        if tile != BLANK_SYMBOL and tile not in rules.counts:
+            raise BadInput(f"unseen tile {tile!r} is not a letter of {rules.id} (letters: "
+                           f"{cw.alphabet}, '?' for a blank)")
+        held[tile] += 1
+    names = " and ".join([*racks, *(["unseen tiles"] if pool else [])])
+    for _row, _col, letter, is_blank in board.tiles():
+        held[BLANK_SYMBOL if is_blank else letter] += 1
+    for tile, n in sorted(held.items()):
+        in_set = rules.blanks if tile == BLANK_SYMBOL else rules.counts[tile]
+        if n > in_set:
+            raise BadInput(f"board and {names} hold {n} tiles {tile!r}; the "
+                           f"{rules.id} set has {in_set}")
+    return held
+
+
 class _OutOfTime(Exception):
     """The time budget ran out inside a round of iterative deepening."""
 
@@ -149,24 +198,6 @@ class EndgameSearch:
         if first != PASS:
             yield PASS
 
-    def placement(self, play) -> list:
-        """New tiles of a play: (square, cell code, rack code) with rack code 0 a blank."""
-        size = self.size
-        line, start = play[R_LINE], play[R_START]
-        if play[R_DIRECTION] == 0:
-            square, step = line * size + start, 1
-        else:
-            square, step = start * size + line, size
-        bits = play[R_BLANKS]
-        placed = []
-        for q in range(play[R_LENGTH]):
-            if not self.cells[square]:
-                code = play[RECORD_FIELDS + q]
-                placed.append((square, code | BLANK, 0) if bits >> q & 1 else
-                              (square, code, code))
-            square += step
-        return placed
-
     def _move_tiles(self, side: int, placed, key: int, put: bool) -> int:
         """Put a play's tiles on the board from the rack (put) or take them back; the key
         after.
@@ -232,7 +263,7 @@ class EndgameSearch:
         if move == PASS:
             score, placed = 0, ()
         else:
-            score, placed = move[R_SCORE], self.placement(move)
+            score, placed = move[R_SCORE], play_tiles(move, self.cells, self.size)
             key = self._move_tiles(side, placed, key, put=True)
         try:
             if placed and not self.tiles_left[side]:
@@ -282,20 +313,11 @@ def check_endgame(cw, board: Board, rack: str, opponent_rack: str) -> None:
         BadInput: one line naming the problem.
     """
     rules = cw.rules
-    held = Counter()
-    for name, tiles in (("rack", rack), ("opponent rack", opponent_rack)):
+    racks = {"rack": rack, "opponent rack": opponent_rack}
+    for name, tiles in racks.items():
         if not "".join(tiles.split()):
             raise BadInput(f"the {name} is empty: the game is over")
-        letters, blanks = cw.parse_rack(tiles, board)
-        held.update(letters)
-        held[BLANK_SYMBOL] += blanks
-    for _row, _col, letter, is_blank in board.tiles():
-        held[BLANK_SYMBOL if is_blank else letter] += 1
-    for tile, n in sorted(held.items()):
-        in_set = rules.blanks if tile == BLANK_SYMBOL else rules.counts[tile]
-        if n > in_set:
-            raise BadInput(f"board and racks hold {n} tiles {tile!r}; the {rules.id} set has "
-                           f"{in_set}")
+    held = held_tiles(cw, board, racks)
     in_bag = rules.total_tiles - sum(held.values())
     if in_bag:
         raise BadInput(f"{in_bag} tiles are still in the bag (the board and both racks hold "

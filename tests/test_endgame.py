@@ -136,8 +136,8 @@ def test_bad_input_is_one_line():
         solve_endgame(engine, board, "s", "q")
     with pytest.raises(BadInput, match="the opponent rack is empty"):
         solve_endgame(engine, board, "s", "")
-    with pytest.raises(BadInput, match="board and racks hold 2 tiles 'q'; the scrabble-en set "
-                                       "has 1"):
+    with pytest.raises(BadInput, match="board and rack and opponent rack hold 2 tiles 'q'; "
+                                       "the scrabble-en set has 1"):
         solve_endgame(engine, board, "q", "q")
     with pytest.raises(BadInput, match="rack letter '1' is not a letter"):
         solve_endgame(engine, board, "1", "q")
