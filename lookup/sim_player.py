@@ -46,8 +46,10 @@ class SimPlayer:
         board = position.board
         unseen = position.unseen
         if position.bag == 0 and unseen:
+            # The game's unseen tiles are the opponent's rack: nothing to check.
             result = solve_endgame(engine, board, position.rack, unseen,
-                                   seconds=self.endgame_seconds, scoreless=position.scoreless)
+                                   seconds=self.endgame_seconds, scoreless=position.scoreless,
+                                   checked=False)
             return result.line[0]
         if position.bag == 1 and self.pre_endgame_candidates:
             rows = pre_endgame(engine, board, position.rack, unseen,
