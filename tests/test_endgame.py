@@ -9,7 +9,6 @@ FULL_ENDGAMES endgames per game with racks of up to 3 tiles each.
 """
 
 import random
-from collections import Counter
 
 import pytest
 
@@ -18,18 +17,9 @@ from endgame_oracle import line_value, minimax
 from lookup.endgame import solve_endgame
 from lookup.engine import MoveEngine, move_engine
 from lookup.errors import BadInput
+from lookup.simulate import unseen_tiles
 
 FULL_ENDGAMES = 300
-
-
-def unseen_tiles(cw, board, rack: str) -> str:
-    """The set minus the board and the rack ("?" the blanks)."""
-    left = Counter(cw.rules.counts)
-    left["?"] = cw.rules.blanks
-    for _row, _col, letter, is_blank in board.tiles():
-        left["?" if is_blank else letter] -= 1
-    left.subtract(rack)
-    return "".join(tile * n for tile, n in sorted(left.items()) if n > 0)
 
 
 def cut(rng, tiles: str, most: int) -> str:
