@@ -32,6 +32,17 @@ def positive_int(text: str) -> int:
     return value
 
 
+def positive_float(text: str) -> float:
+    """A number > 0 (an argparse type)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
+    return value
+
+
 def non_negative_int(text: str) -> int:
     """An integer >= 0 (an argparse type)."""
     value = _int(text)
@@ -316,9 +327,7 @@ def _rank_table(rows: list[dict]) -> str:
 
 def moves(args) -> int:
     """The best moves for a board and rack, and the best one drawn on the board."""
-    game = lookup.crossword_game(args.game)
-    text = sys.stdin.read() if args.board == "-" else _read_board(args.board)
-    position = game.parse_board(text)
+    game, position = _crossword_position(args)
     game.tables()  # load the lexicon before the clock starts
     started = time.perf_counter()
     found = game.moves(position, args.rack, top=args.top, bag=args.bag, by=args.by,
@@ -350,6 +359,75 @@ def moves(args) -> int:
         print()
         print(game.render(position, found[0]), end="")
     return 0
+
+
+def sim(args) -> int:
+    """Simulate the best candidate plays (Monte Carlo over the unseen tiles), best first."""
+    game, position = _crossword_position(args)
+    from lookup.engine import move_engine
+    from lookup.simulate import default_leave, simulate
+
+    engine = move_engine(game)
+    bar = _progress_bar("simulating") if sys.stderr.isatty() else None
+    rows = simulate(engine, position, args.rack, unseen=args.unseen, candidates=args.candidates,
+                    plies=args.plies, iterations=args.iterations, seconds=args.seconds,
+                    seed=args.seed, progress=bar)
+    if bar is not None:
+        print(file=sys.stderr)
+    if args.json:
+        print(json.dumps([{"move": row.move.to_dict(), "mean": row.mean, "stderr": row.stderr,
+                           "iterations": row.iterations, "pruned": row.pruned,
+                           "equity": row.equity} for row in rows], ensure_ascii=False, indent=1))
+        return 0
+    if not rows:
+        print("no play: exchange or pass (wordpack moves lists them)")
+        return 0
+    print(f"{'#':>3}  {'move':<10} {'word':<16} {'score':>5} {'equity':>7} {'mean':>8} "
+          f"{'stderr':>7} {'iters':>6}")
+    for rank, row in enumerate(rows, start=1):
+        move = row.move
+        print(f"{rank:>3}  {move.direction} {move.row},{move.col:<6} "
+              f"{move.notation().split()[2]:<16} {move.score:>5} {row.equity:>7.1f} "
+              f"{row.mean:>8.2f} {row.stderr:>7.2f} {row.iterations:>6}"
+              f"{'  pruned' if row.pruned else ''}")
+    if default_leave(game) is None:
+        print("(no leave values for this game: equity is the score)")
+    return 0
+
+
+def endgame(args) -> int:
+    """Solve an endgame (bag empty, both racks known): value and best line for both sides."""
+    game, position = _crossword_position(args)
+    result = game.endgame(position, args.rack, args.opponent, seconds=args.seconds,
+                          plies=args.plies)
+    if args.json:
+        print(json.dumps({"value": result.value, "exact": result.exact,
+                          "plies": result.plies, "nodes": result.nodes,
+                          "line": [move.to_dict() for move in result.line]},
+                         ensure_ascii=False, indent=1))
+        return 0
+    how = "exact" if result.exact else f"searched {result.plies} plies, not exact"
+    print(f"value {result.value:+d} for the side to move ({how}; {result.nodes:,} positions, "
+          f"{result.seconds:.2f} s)")
+    for turn, move in enumerate(result.line, start=1):
+        print(f"{turn:>3}. {'you' if turn % 2 else 'opponent':<8} {move.notation()}")
+    return 0
+
+
+def _progress_bar(label: str, width: int = 30):
+    """A progress callback drawing one line on stderr."""
+    def show(done: int, total: int) -> None:
+        filled = width * done // total
+        print(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}", end="",
+              file=sys.stderr, flush=True)
+    return show
+
+
+def _crossword_position(args):
+    """(CrosswordGame, Board) of the `game` and `--board` arguments."""
+    game = lookup.crossword_game(args.game)
+    text = sys.stdin.read() if args.board == "-" else _read_board(args.board)
+    return game, game.parse_board(text)
 
 
 def _read_board(path: str) -> str:
@@ -445,12 +523,17 @@ def build_parser() -> argparse.ArgumentParser:
                                                                help="the first guess to rate")
     command(tree, game_arg, hard_opt, json_opt)
 
-    sub = command(moves, json_opt)
-    sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
-    sub.add_argument("--board", required=True,
-                     help="board text file ('-' for stdin): 15 lines, '.' empty, a lowercase "
-                          "letter a tile, an uppercase letter a blank")
-    sub.add_argument("--rack", required=True, help="rack letters, '?' for a blank")
+    def position_args(sub):
+        sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
+        sub.add_argument("--board", required=True,
+                         help="board text file ('-' for stdin): 15 lines, '.' empty, a "
+                              "lowercase letter a tile, an uppercase letter a blank")
+        sub.add_argument("--rack", required=True, help="rack letters, '?' for a blank")
+
+    def seconds_opt(sub):
+        sub.add_argument("--seconds", type=positive_float, help="time budget in seconds")
+
+    sub = command(moves, json_opt, position_args)
     sub.add_argument("--top", type=positive_int, default=10, help="moves to list (10)")
     sub.add_argument("--bag", type=non_negative_int, help="tiles in the bag (decides "
                      "exchanges); default: unseen tiles minus the opponent's rack")
@@ -464,6 +547,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command(serve)
     sub.add_argument("--port", type=non_negative_int, default=8000, help="port (8000; 0: any)")
     sub.add_argument("--open", action="store_true", help="also open it in the web browser")
+    sub = command(sim, json_opt, position_args, seconds_opt)
+    sub.add_argument("--unseen", help="tiles the player cannot see (bag and opponent's "
+                     "rack); default: the set minus the board and the rack")
+    sub.add_argument("--candidates", type=positive_int, default=10,
+                     help="plays simulated, the best by equity (10)")
+    sub.add_argument("--plies", type=positive_int, default=2,
+                     help="turns simulated after each candidate (2)")
+    sub.add_argument("--iterations", type=positive_int,
+                     help="dealings simulated (100; with --seconds at most 3,250)")
+    sub.add_argument("--seed", type=non_negative_int, default=0, help="seeds the dealings (0)")
+    sub = command(endgame, json_opt, position_args, seconds_opt)
+    sub.add_argument("--opponent", required=True, help="the opponent's rack (the bag must "
+                     "be empty: the board and both racks hold the whole set)")
+    sub.add_argument("--plies", type=positive_int, help="search at most this deep "
+                     "(default: to the end)")
     return parser
 
 

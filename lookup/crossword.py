@@ -354,6 +354,38 @@ class CrosswordGame:
                               board, blank_bits))
         return moves
 
+    # --- look-ahead: lookup/endgame.py, lookup/simulate.py ------------------------------
+    def endgame(self, board: Board, rack: str, opponent_rack: str, seconds: float | None = None,
+                plies: int | None = None):
+        """Best play to the end with the bag empty and both racks known: an EndgameResult
+        with `value` (the mover's points to the end minus the opponent's, end adjustments
+        included) and `line` (the principal variation); lookup/endgame.py.
+
+        Raises:
+            BadInput: bad racks, a bag that is not empty, seconds or plies not positive.
+        """
+        from lookup.endgame import solve_endgame  # engine modules import this one
+        from lookup.engine import move_engine
+
+        return solve_endgame(move_engine(self), board, rack, opponent_rack, seconds=seconds,
+                             plies=plies)
+
+    def simulate(self, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
+                 plies: int = 2, iterations: int | None = None, seconds: float | None = None,
+                 seed: int = 0) -> list:
+        """Monte Carlo simulation of the best candidates by equity: rows (move, mean,
+        stderr, iterations, pruned), best first; lookup/simulate.py.
+
+        Raises:
+            BadInput: bad rack or unseen tiles; candidates, plies, iterations or seconds not
+                positive.
+        """
+        from lookup.engine import move_engine
+        from lookup.simulate import simulate
+
+        return simulate(move_engine(self), board, rack, unseen=unseen, candidates=candidates,
+                        plies=plies, iterations=iterations, seconds=seconds, seed=seed)
+
     # --- one placement -------------------------------------------------------------------
     def validate(self, board: Board, placement, rack: str | None = None,
                  played_words=None) -> list[str]:

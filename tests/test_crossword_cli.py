@@ -162,3 +162,31 @@ def test_moves_lists_erudit_turns(tmp_path):
                                 "КО", "ТО"]
     assert lines[2].split() == ["2", "4", "V", "7,6", "ко", "КО"]
     assert lines[7 + 8].count("[о]") == 2  # row 8: the о of each part
+def test_sim_table(artifacts, tmp_path):
+    (tmp_path / "board.txt").write_text(BOARD)
+    result = wordpack(artifacts, "sim", "scrabble-en", "--board", str(tmp_path / "board.txt"),
+                      "--rack", "ss", "--unseen", "qz", "--iterations", "2")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["#", "move", "word", "score", "equity", "mean", "stderr",
+                                "iters"]
+    # The opponent's q and z stay stuck: one dealing, no spread between iterations.
+    assert lines[1].split()[:5] + lines[1].split()[7:] == ["1", "H", "7,5", "cats", "6",
+                                                            "0.00", "2"]
+    assert lines[-1] == "(no leave values for this game: equity is the score)"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sim", "--rack", "ss", "--seconds", "0"], "argument --seconds: must be positive, not 0"),
+    (["sim", "--rack", "ss", "--iterations", "0"], "argument --iterations: must be at least 1"),
+    (["endgame", "--rack", "s", "--opponent", "q"], "error: 95 tiles are still in the bag"),
+    (["sim", "--rack", "s", "--unseen", "qq"], "error: board and rack and unseen tiles hold 2 "
+                                               "tiles 'q'"),
+])
+def test_sim_and_endgame_bad_input_is_one_line(artifacts, tmp_path, args, message):
+    (tmp_path / "board.txt").write_text(BOARD)
+    result = wordpack(artifacts, args[0], "scrabble-en", "--board", str(tmp_path / "board.txt"),
+                      *args[1:])
+    assert result.returncode in (1, 2)
+    assert message in result.stderr.splitlines()[-1]
+    assert "Traceback" not in result.stderr

@@ -1,0 +1,62 @@
+"""The simulating player: simulation while the bag has tiles, the endgame solver once it is
+empty, the pre-endgame with one tile in the bag.
+
+    player = SimPlayer(iterations=50)          # a player for lookup/game_engine.py
+    result = play_game(engine, [player, greedy_player], seed=7)
+
+A player is a callable Position -> Move (lookup/game_engine.py), so `wordpack match` and
+game_engine.mirrored_pair run it like any other. Each decision is deterministic: the
+simulation's seed is the player's seed plus the turn number.
+"""
+
+from lookup.crossword import Move
+from lookup.endgame import solve_endgame
+from lookup.game_engine import greedy_player
+from lookup.simulate import pre_endgame, simulate
+
+
+class SimPlayer:
+    """Plays by simulation (lookup/simulate.py) and solves the end (lookup/endgame.py).
+
+    Args:
+        candidates, plies, iterations, seconds: each simulation's (simulate); iterations
+            and seconds bound every move's simulation.
+        endgame_seconds: time for each endgame solve (the first round always finishes);
+            None solves to the end.
+        pre_endgame_candidates: candidates of the one-tile pre-endgame; 0 simulates instead.
+        leave: the leave function (simulate); None for the game's.
+        seed: the simulations' seed (plus the turn).
+    """
+
+    def __init__(self, candidates: int = 10, plies: int = 2, iterations: int | None = 50,
+                 seconds: float | None = None, endgame_seconds: float | None = 5.0,
+                 pre_endgame_candidates: int = 0, leave=None, seed: int = 0):
+        self.candidates = candidates
+        self.plies = plies
+        self.iterations = iterations
+        self.seconds = seconds
+        self.endgame_seconds = endgame_seconds
+        self.pre_endgame_candidates = pre_endgame_candidates
+        self.leave = leave
+        self.seed = seed
+
+    def __call__(self, position) -> Move:
+        """The move for a Position (lookup/game_engine.py)."""
+        engine = position.game.engine
+        board = position.board
+        unseen = position.unseen
+        if position.bag == 0 and unseen:
+            # The game's unseen tiles are the opponent's rack: nothing to check.
+            result = solve_endgame(engine, board, position.rack, unseen,
+                                   seconds=self.endgame_seconds, scoreless=position.scoreless,
+                                   checked=False)
+            return result.line[0]
+        if position.bag == 1 and self.pre_endgame_candidates:
+            rows = pre_endgame(engine, board, position.rack, unseen,
+                               candidates=self.pre_endgame_candidates,
+                               seconds=self.endgame_seconds, leave=self.leave)
+        else:
+            rows = simulate(engine, board, position.rack, unseen, candidates=self.candidates,
+                            plies=self.plies, iterations=self.iterations, seconds=self.seconds,
+                            seed=self.seed + position.turn, leave=self.leave)
+        return rows[0].move if rows else greedy_player(position)

@@ -1,0 +1,353 @@
+"""Monte Carlo simulation of candidate plays, and the pre-endgame with one tile in the bag.
+
+    rows = cw.simulate(board, rack, candidates=10, plies=2, iterations=200, seed=0)
+    rows[0].move, rows[0].mean, rows[0].stderr, rows[0].iterations, rows[0].pruned
+
+Candidates are the best plays by static equity (score + leave). One iteration deals the
+unseen tiles in a random order, the same order for every candidate (common random numbers:
+the candidates' differences do not carry the draws' noise): the opponent's rack is its first
+rack_size tiles, the bag the rest, drawn from the front. Each candidate is played, the mover
+draws, then `plies` more turns follow, the opponent first, each side playing its best play by
+equity (the pass when it has none; exchanges are not simulated). A candidate's value is the
+spread over those turns (its own score included) plus the leave of the mover's last play while
+the bag held tiles; a player who goes out with the bag empty ends the line with twice the
+other rack's value.
+
+Pruning: from MIN_ITERATIONS on, every PRUNE_EVERY iterations, a candidate whose mean plus
+PRUNE_Z standard errors falls below the leader's mean minus PRUNE_Z standard errors stops;
+the search stops once one candidate is left. Deterministic for a seed when bounded by
+iterations (a time budget stops after a whole iteration, whose count depends on the clock).
+
+Leaves come from a function of the kept tiles ("?" a blank) in points: the game's `leave`
+method when it has one (leave tables, lookup/crossword.py), else every leave is 0.0 and
+equity is the score.
+
+The pre-endgame (`pre_endgame`, one tile in the bag) is exhaustive over the tile the bag can
+hold: each candidate is played, the mover draws that tile, and the endgame solver
+(lookup/endgame.py) finishes the line with the opponent to move.
+"""
+
+import itertools
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+
+from lookup.board import Board
+from lookup.crossword import BLANK_SYMBOL, Move
+from lookup.endgame import EndgameSearch, check_budget, held_tiles, play_tiles
+from lookup.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
+from lookup.errors import BadInput
+
+DEFAULT_ITERATIONS = 100
+# With a time budget and no iteration count (macondo's cap).
+MAX_ITERATIONS = 3250
+MIN_ITERATIONS = 30
+PRUNE_EVERY = 10
+PRUNE_Z = 2.576  # two-sided 99 %
+_LEAVE_DIGIT = 64  # leave keys are base-64 numbers (lookup/engine_kernel.py)
+
+
+@dataclass
+class SimRow:
+    """One simulated candidate.
+
+    Attributes:
+        move: the play.
+        mean: its mean value in points (module docstring).
+        stderr: the standard error of the mean.
+        iterations: iterations it was simulated.
+        pruned: it stopped early, clearly worse than the leader.
+        equity: its static equity (score + leave), the candidates' order.
+    """
+
+    move: Move
+    mean: float
+    stderr: float
+    iterations: int
+    pruned: bool
+    equity: float
+
+
+def unseen_tiles(cw, board: Board, rack: str, unseen: str | None = None) -> str:
+    """The tiles the mover cannot see: given (checked against the set), else the set minus
+    the board and the rack; letters in alphabet order then "?" for each blank.
+
+    Raises:
+        BadInput: a bad rack, or unseen tiles that with the board and rack exceed the set.
+    """
+    if unseen is not None:
+        unseen = "".join(unseen.split()).lower()
+        held_tiles(cw, board, {"rack": rack}, unseen)
+        return "".join(sorted(unseen.replace(BLANK_SYMBOL, ""))) + BLANK_SYMBOL * \
+            unseen.count(BLANK_SYMBOL)
+    held = held_tiles(cw, board, {"rack": rack})
+    left = Counter(cw.rules.counts)
+    left[BLANK_SYMBOL] = cw.rules.blanks
+    left.subtract(held)
+    return "".join(letter * left[letter] for letter in cw.alphabet) + \
+        BLANK_SYMBOL * left[BLANK_SYMBOL]
+
+
+def default_leave(cw):
+    """The game's leave function (its `leave` method), or None: every leave 0.0."""
+    return getattr(cw, "leave", None)
+
+
+class _Leaves:
+    """Leave values by leave key and leave tables by rack, from a leave function."""
+
+    def __init__(self, engine, leave):
+        self.engine = engine
+        self.leave = leave
+        self.by_key: dict = {}
+        self.tables: dict = {}
+        self.letter_of = {engine.to_lex[code]: letter
+                          for code, letter in enumerate(engine.cw.alphabet, start=1)}
+        self.letter_of[0] = BLANK_SYMBOL
+
+    def tiles(self, key: int) -> str:
+        """The tiles of a leave key."""
+        tiles = []
+        while key >= _LEAVE_DIGIT:
+            tiles.append(self.letter_of[key % _LEAVE_DIGIT])
+            key //= _LEAVE_DIGIT
+        return "".join(reversed(tiles))
+
+    def value(self, key: int) -> float:
+        """The value of a leave key (0.0 without a leave function)."""
+        if self.leave is None:
+            return 0.0
+        value = self.by_key.get(key)
+        if value is None:
+            value = self.by_key[key] = float(self.leave(self.tiles(key)))
+        return value
+
+    def table(self, rack_counts):
+        """The engine's LeaveTable of every leave of a rack (None without a leave function)."""
+        if self.leave is None:
+            return None
+        rack = tuple(int(n) for n in rack_counts)
+        table = self.tables.get(rack)
+        if table is None:
+            tiles = "".join(self.letter_of[code] * n for code, n in enumerate(rack) if n)
+            kept = {"".join(c) for k in range(len(tiles) + 1)
+                    for c in itertools.combinations(tiles, k)}
+            table = self.tables[rack] = self.engine.leave_table(
+                {leave: float(self.leave(leave)) for leave in kept if leave})
+        return table
+
+
+def _candidates(engine, board: Board, rack: str, leaves: _Leaves, count: int):
+    """The `count` best plays by static equity: (equity, record tuple), best first."""
+    cells = engine.cells(board)
+    out, found = engine.search_cells(cells, engine.rack_counts(rack, board))
+    rows = out[:found * engine.width]
+    if engine.compiled:
+        rows = rows.tolist()
+    ranked = []
+    for at in range(0, found * engine.width, engine.width):
+        play = tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
+        ranked.append((-(play[R_SCORE] + leaves.value(play[R_LEAVE])), play))
+    ranked.sort()
+    return [(-negative, play) for negative, play in ranked[:count]]
+
+
+class _Line:
+    """One simulated line: a board, two racks and the bag, changed by each turn."""
+
+    def __init__(self, engine, cells, racks, bag: list):
+        self.engine = engine
+        self.cells = cells
+        self.racks = racks
+        self.bag = bag
+
+    def play(self, side: int, play) -> int:
+        """Put a play's tiles down and draw; the number of tiles placed."""
+        placed = play_tiles(play, self.cells, self.engine.size)
+        rack = self.racks[side]
+        for square, code, tile in placed:
+            self.cells[square] = code
+            rack[tile] -= 1
+        for tile in self.bag[:len(placed)]:
+            rack[tile] += 1
+        del self.bag[:len(placed)]
+        return len(placed)
+
+    def rack_value(self, side: int) -> int:
+        values = self.engine.values
+        return sum(values[code] * int(n) for code, n in enumerate(self.racks[side]) if n)
+
+
+def _simulate_line(engine, leaves, base_cells, mover_rack, candidate, order: list, plies: int):
+    """The value of one candidate over one dealing order (module docstring)."""
+    rules = engine.cw.rules
+    cells = base_cells.copy()
+    opponent = engine.empty_rack()
+    for tile in order[:rules.rack_size]:
+        opponent[tile] += 1
+    line = _Line(engine, cells, [mover_rack.copy(), opponent], list(order[rules.rack_size:]))
+    bag_before = len(line.bag)
+    line.play(0, candidate)
+    spread = candidate[R_SCORE]
+    last_leave = leaves.value(candidate[R_LEAVE]) if bag_before else 0.0
+    if not bag_before and not any(line.racks[0]):
+        return spread + 2 * line.rack_value(1)
+    for ply in range(plies):
+        side = 1 - ply % 2
+        sign = -1 if side else 1
+        bag_before = len(line.bag)
+        record, _equity = engine.search_cells(cells, line.racks[side], best=True,
+                                              leaves=leaves.table(line.racks[side]))
+        if record is None:
+            continue
+        play = tuple(int(v) for v in record[:RECORD_FIELDS + int(record[R_LENGTH])])
+        line.play(side, play)
+        spread += sign * play[R_SCORE]
+        if side == 0:
+            last_leave = leaves.value(play[R_LEAVE]) if bag_before else 0.0
+        if not bag_before and not any(line.racks[side]):
+            return spread + sign * 2 * line.rack_value(1 - side)
+    return spread + last_leave
+
+
+def _tile_codes(engine, tiles: str) -> list:
+    """Lexicon codes of tiles, 0 for a blank."""
+    alphabet = engine.cw.alphabet
+    return [0 if ch == BLANK_SYMBOL else engine.to_lex[alphabet.index(ch) + 1] for ch in tiles]
+
+
+def simulate(engine, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
+             plies: int = 2, iterations: int | None = None, seconds: float | None = None,
+             seed: int = 0, leave=None, progress=None) -> list:
+    """Simulate the best candidates (module docstring): CrosswordGame.simulate.
+
+    Args:
+        engine: the game's MoveEngine.
+        board, rack: the position; "?" a blank.
+        unseen: the tiles the mover cannot see; by default the set minus board and rack.
+        candidates: how many plays, the best by static equity.
+        plies: turns simulated after each candidate, the opponent's first.
+        iterations: dealings simulated (DEFAULT_ITERATIONS without `seconds`, else at most
+            MAX_ITERATIONS).
+        seconds: stop after the iteration that passes this time.
+        seed: seeds the dealings.
+        leave: the leave function (tiles -> points); None: default_leave(engine.cw).
+        progress: called as progress(iterations done, iterations planned) after each one.
+
+    Returns:
+        SimRow per candidate: the ones still running by mean, best first, then the pruned
+        ones by mean; [] when the rack has no play.
+
+    Raises:
+        BadInput: a bad rack or unseen tiles, or candidates, plies, iterations or seconds not
+            positive.
+    """
+    check_budget(seconds=seconds, iterations=iterations, plies=plies)
+    if candidates < 1:
+        raise BadInput(f"candidates must be positive, not {candidates}")
+    cw = engine.cw
+    tiles = unseen_tiles(cw, board, rack, unseen)
+    leaves = _Leaves(engine, default_leave(cw) if leave is None else leave)
+    plays = _candidates(engine, board, rack, leaves, candidates)
+    if not plays:
+        return []
+    if iterations is None:
+        iterations = DEFAULT_ITERATIONS if seconds is None else MAX_ITERATIONS
+    base_cells = engine.cells(board)
+    mover_rack = engine.rack_counts(rack, board)
+    codes = _tile_codes(engine, tiles)
+    rng = random.Random(seed)
+    totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
+    pruned = [False] * len(plays)
+    started = time.perf_counter()
+    for done in range(1, iterations + 1):
+        order = list(codes)
+        rng.shuffle(order)
+        for index, (_equity, play) in enumerate(plays):
+            if pruned[index]:
+                continue
+            value = _simulate_line(engine, leaves, base_cells, mover_rack, play, order, plies)
+            total = totals[index]
+            total[0] += value
+            total[1] += value * value
+            total[2] += 1
+        if progress is not None:
+            progress(done, iterations)
+        if done >= MIN_ITERATIONS and done % PRUNE_EVERY == 0:
+            _prune(totals, pruned)
+        if pruned.count(False) == 1 or (
+                seconds is not None and time.perf_counter() - started >= seconds):
+            break
+    rows = []
+    for (equity, play), total, stopped in zip(plays, totals, pruned, strict=True):
+        mean, stderr = _mean_stderr(total)
+        rows.append(SimRow(engine.move(play, board), mean, stderr, total[2], stopped, equity))
+    rows.sort(key=lambda row: (row.pruned, -row.mean))
+    return rows
+
+
+def _mean_stderr(total) -> tuple[float, float]:
+    sum_, squares, n = total
+    mean = sum_ / n
+    variance = max(0.0, squares / n - mean * mean) * n / (n - 1) if n > 1 else 0.0
+    return mean, math.sqrt(variance / n)
+
+
+def _prune(totals, pruned) -> None:
+    """Stop the candidates whose upper bound is below the leader's lower bound."""
+    bounds = {index: _mean_stderr(total) for index, total in enumerate(totals)
+              if not pruned[index]}
+    leader_low = max(mean - PRUNE_Z * stderr for mean, stderr in bounds.values())
+    for index, (mean, stderr) in bounds.items():
+        if mean + PRUNE_Z * stderr < leader_low:
+            pruned[index] = True
+
+
+def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
+                candidates: int = 10, plies: int | None = None,
+                seconds: float | None = None, leave=None) -> list:
+    """With one tile in the bag: each candidate's mean value over the tile the bag holds
+    (weighted by how many of the unseen tiles are that tile), each line finished by the
+    endgame solver with the opponent to move (module docstring).
+
+    Args:
+        engine, board, rack, unseen, candidates, leave: as simulate.
+        plies, seconds: each endgame solve's limits (EndgameSearch.solve).
+
+    Returns:
+        SimRow per candidate, best first (iterations: the distinct bag tiles; stderr 0.0,
+        pruned False; the mean exact when every solve was).
+
+    Raises:
+        BadInput: as simulate, or unseen tiles that are not one more than a full rack.
+    """
+    check_budget(seconds=seconds, plies=plies)
+    cw = engine.cw
+    tiles = unseen_tiles(cw, board, rack, unseen)
+    if len(tiles) != cw.rules.rack_size + 1:
+        raise BadInput(f"{len(tiles)} unseen tiles; the pre-endgame needs one in the bag, "
+                       f"{cw.rules.rack_size + 1} unseen")
+    leaves = _Leaves(engine, default_leave(cw) if leave is None else leave)
+    base_cells = engine.cells(board)
+    mover_rack = engine.rack_counts(rack, board)
+    codes = _tile_codes(engine, tiles)
+    rows = []
+    for equity, play in _candidates(engine, board, rack, leaves, candidates):
+        total = 0.0
+        for bag_tile, copies in sorted(Counter(codes).items()):
+            order = list(codes)
+            order.remove(bag_tile)
+            line = _Line(engine, base_cells.copy(), [mover_rack.copy(), engine.empty_rack()],
+                         [bag_tile])
+            for tile in order:
+                line.racks[1][tile] += 1
+            line.play(0, play)
+            search = EndgameSearch(engine, line.cells, [line.racks[1], line.racks[0]])
+            value, _line, _exact, _depth = search.solve(plies=plies, seconds=seconds)
+            total += copies * (play[R_SCORE] - value)
+        rows.append(SimRow(engine.move(play, board), total / len(codes), 0.0,
+                           len(set(codes)), False, equity))
+    rows.sort(key=lambda row: -row.mean)
+    return rows

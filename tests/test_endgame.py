@@ -1,0 +1,173 @@
+"""The endgame solver (lookup/endgame.py): hand-checked positions pin exact values and lines;
+on endgames from self-play it equals plain minimax (tests/endgame_oracle.py), its line is
+worth its value, and a depth-limited search agrees once deep enough; bad input is one line.
+
+The fast suite runs the pure-Python engine on fixture lexicons, over the committed self-play
+positions whose bag is empty, racks cut to 1 or 2 tiles (plain minimax grows fast). The full
+suite plays greedy self-play on the real lexicons (compiled engine) and checks at least
+FULL_ENDGAMES endgames per game with racks of up to 3 tiles each and at most FULL_TILES
+together (plain minimax took 250 s on one 3 + 3 endgame, AIT against LRS).
+"""
+
+import random
+
+import pytest
+
+from crossword_support import GAMES, fixture_game, game_with_words, selfplay_positions
+from endgame_oracle import line_value, minimax
+from lookup.endgame import solve_endgame
+from lookup.engine import MoveEngine, move_engine
+from lookup.errors import BadInput
+from lookup.simulate import unseen_tiles
+
+FULL_ENDGAMES = 300
+FULL_TILES = 5
+
+
+def cut(rng, tiles: str, most: int) -> str:
+    return "".join(sorted(rng.sample(tiles, min(len(tiles), rng.randint(1, most)))))
+
+
+def agrees_with_minimax(engine, board, rack, other, scoreless=0):
+    result = solve_endgame(engine, board, rack, other, scoreless=scoreless, checked=False)
+    label = f"{engine.cw.id} racks {rack!r} {other!r}"
+    assert result.exact, label
+    assert result.value == minimax(engine, board, (rack, other), scoreless, memo={}), label
+    assert line_value(engine.cw, result.line, (rack, other), scoreless) == result.value, label
+    return result
+
+
+# A board with CAT across the centre row, columns 6-8 (Scrabble: (7, 9) and (8, 7) are plain).
+CAT_WORDS = ["cat", "cats", "as", "at"]
+
+
+def cat_board(cw):
+    return cw.parse_board("\n".join("......cat......" if row == 7 else "." * 15
+                                    for row in range(15)))
+
+
+def test_going_out_earns_twice_the_other_rack():
+    cw = game_with_words("scrabble-en", CAT_WORDS, "endgame-out")
+    engine = MoveEngine(cw, compiled=False)
+    result = solve_endgame(engine, cat_board(cw), "s", "q", checked=False)
+    # CATS: c3 + a1 + t1 + s1 = 6, then q's 10 twice (AS down scores 2: worse).
+    assert (result.value, result.exact) == (26, True)
+    assert [m.notation() for m in result.line] == ["H 7,6 cats 6"]
+
+
+def test_a_stuck_rack_passes_and_the_other_goes_out():
+    cw = game_with_words("scrabble-en", CAT_WORDS, "endgame-stuck")
+    engine = MoveEngine(cw, compiled=False)
+    result = solve_endgame(engine, cat_board(cw), "q", "s", checked=False)
+    assert result.value == -26
+    assert [m.notation() for m in result.line] == ["pass", "H 7,6 cats 6"]
+
+
+@pytest.mark.parametrize("game, turns", [("scrabble-en", 6), ("wordfeud-en", 3)])
+def test_both_stuck_pass_to_the_scoreless_end(game, turns):
+    cw = game_with_words(game, CAT_WORDS, f"endgame-{game}")
+    engine = MoveEngine(cw, compiled=False)
+    result = solve_endgame(engine, cat_board(cw), "q", "x", checked=False)
+    # Each rack counts against its owner: -10 + 8.
+    assert (result.value, result.exact) == (-2, True)
+    assert [m.notation() for m in result.line] == ["pass"] * turns
+
+
+def test_scoreless_turns_already_played_count():
+    cw = game_with_words("scrabble-en", CAT_WORDS, "endgame-count")
+    engine = MoveEngine(cw, compiled=False)
+    result = solve_endgame(engine, cat_board(cw), "q", "x", scoreless=5, checked=False)
+    assert [m.notation() for m in result.line] == ["pass"]
+    assert result.value == -2
+
+
+def fixture_endgames(game, count):
+    """(board, rack, opponent rack) from the committed self-play positions with the bag
+    empty, racks cut to 1 or 2 tiles without blanks (a blank multiplies the plays that plain
+    minimax walks), `count` of them (positions repeat with other cuts)."""
+    cw = fixture_game(game)
+    rng = random.Random(game)
+    positions = [p for p in selfplay_positions(game) if not p["bag"]]
+    found = []
+    while len(found) < count:
+        position = positions[len(found) % len(positions)]
+        board = cw.parse_board(position["board"])
+        rack = position["rack"].replace("?", "")
+        other = unseen_tiles(cw, board, position["rack"]).replace("?", "")
+        if rack and other:
+            found.append((board, cut(rng, rack, 2), cut(rng, other, 2)))
+    return found
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_solver_equals_plain_minimax_on_self_play_endgames(game):
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    for board, rack, other in fixture_endgames(game, 3):
+        agrees_with_minimax(engine, board, rack, other)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_depth_limited_rounds_reach_the_same_value(game):
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    board, rack, other = fixture_endgames(game, 1)[0]
+    full = solve_endgame(engine, board, rack, other, checked=False)
+    assert full.exact
+    again = solve_endgame(engine, board, rack, other, plies=full.plies, checked=False)
+    assert (again.value, again.exact) == (full.value, True)
+    if full.plies > 1:
+        shallow = solve_endgame(engine, board, rack, other, plies=full.plies - 1,
+                                checked=False)
+        assert not shallow.exact and shallow.plies == full.plies - 1
+
+
+def test_bad_input_is_one_line():
+    cw = fixture_game("scrabble-en")
+    engine = MoveEngine(cw, compiled=False)
+    board = cat_board(cw)
+    with pytest.raises(BadInput, match="tiles are still in the bag"):
+        solve_endgame(engine, board, "s", "q")
+    with pytest.raises(BadInput, match="the opponent rack is empty"):
+        solve_endgame(engine, board, "s", "")
+    with pytest.raises(BadInput, match="board and rack and opponent rack hold 2 tiles 'q'; "
+                                       "the scrabble-en set has 1"):
+        solve_endgame(engine, board, "q", "q")
+    with pytest.raises(BadInput, match="rack letter '1' is not a letter"):
+        solve_endgame(engine, board, "1", "q")
+    with pytest.raises(BadInput, match="seconds must be positive, not 0"):
+        solve_endgame(engine, board, "s", "q", seconds=0)
+    with pytest.raises(BadInput, match="plies must be positive, not -1"):
+        solve_endgame(engine, board, "s", "q", plies=-1)
+
+
+def greedy_endgames(engine, count: int, most: int = 3, total: int = FULL_TILES):
+    """Endgames of greedy self-play (seeds 0, 1, ...): every turn with the bag empty where
+    both racks hold at most `most` tiles and `total` together, with its scoreless-turn
+    count."""
+    from lookup.game_engine import Game, greedy_player
+
+    found = []
+    seed = 0
+    while len(found) < count:
+        game = Game(engine, [greedy_player, greedy_player], seed)
+        going = True
+        while going:
+            seat = game.turn % 2
+            racks = game.racks
+            mine, theirs = len(racks[seat]), len(racks[1 - seat])
+            if not game.bag and 0 < mine <= most and 0 < theirs <= most and \
+                    mine + theirs <= total:
+                found.append((game.board(), game.rack_text(seat), game.rack_text(1 - seat),
+                              game.scoreless))
+            going = game.step()
+        seed += 1
+    return found[:count]
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game", GAMES)
+def test_solver_equals_plain_minimax_on_real_self_play_endgames(game):
+    from lookup.crossword import crossword_game
+
+    engine = move_engine(crossword_game(game))
+    for board, rack, other, scoreless in greedy_endgames(engine, FULL_ENDGAMES):
+        agrees_with_minimax(engine, board, rack, other, scoreless)

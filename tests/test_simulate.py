@@ -1,0 +1,126 @@
+"""Simulation (lookup/simulate.py), the pre-endgame and the simulating player
+(lookup/sim_player.py): exact values on a hand-checked position, the same rows for a seed,
+pruning by the bounds, the pre-endgame against the endgame solver, the player's choices, and
+bad input as one line. Fast suite: fixture lexicons, the pure-Python engine."""
+
+from collections import Counter
+
+import pytest
+
+from crossword_support import fixture_game, game_with_words, selfplay_positions
+from lookup.endgame import solve_endgame
+from lookup.engine import MoveEngine
+from lookup.errors import BadInput
+from lookup.game_engine import Game, greedy_player
+from lookup.sim_player import SimPlayer
+from lookup.simulate import _prune, pre_endgame, simulate, unseen_tiles
+from test_endgame import CAT_WORDS, cat_board
+
+
+def cat_engine(name):
+    return MoveEngine(game_with_words("scrabble-en", CAT_WORDS, name), compiled=False)
+
+
+def test_hand_checked_values_with_the_bag_empty():
+    engine = cat_engine("sim-hand")
+    board = cat_board(engine.cw)
+    rows = simulate(engine, board, "ss", unseen="qz", plies=2, iterations=3,
+                    leave=lambda tiles: 5.0 * len(tiles))
+    # CATS (6) then, the opponent's q and z stuck, AS down (2) goes out: 6 + 2 + 2 * 20; or
+    # AS first (2), then CATS (6) goes out. The leave counts only while the bag has tiles;
+    # equity (score + leave of the s kept) orders the candidates.
+    assert [(r.move.notation(), r.mean, r.stderr, r.iterations, r.pruned, r.equity)
+            for r in rows] == [("H 7,6 cats 6", 48.0, 0.0, 3, False, 11.0),
+                               ("V 7,7 as 2", 48.0, 0.0, 3, False, 7.0)]
+
+
+def test_one_ply_stops_after_the_opponent():
+    engine = cat_engine("sim-ply")
+    rows = simulate(engine, cat_board(engine.cw), "s", unseen="qz", plies=1, iterations=2)
+    assert [(r.move.notation(), r.mean) for r in rows] == [("H 7,6 cats 6", 46.0),
+                                                            ("V 7,7 as 2", 42.0)]
+
+
+def midgame(game="scrabble-en", number=10):
+    cw = fixture_game(game)
+    position = selfplay_positions(game)[number]
+    return MoveEngine(cw, compiled=False), cw.parse_board(position["board"]), position
+
+
+def test_a_seed_fixes_the_rows():
+    engine, board, position = midgame()
+    first = simulate(engine, board, position["rack"], candidates=3, plies=1, iterations=8,
+                     seed=4)
+    again = simulate(engine, board, position["rack"], candidates=3, plies=1, iterations=8,
+                     seed=4)
+    assert [(r.move, r.mean, r.stderr) for r in first] == \
+        [(r.move, r.mean, r.stderr) for r in again]
+    assert [r.iterations for r in first] == [8, 8, 8]
+    assert sorted(r.equity for r in first) == sorted(
+        m.score for m in engine.plays(board, position["rack"])[:3])
+
+
+def test_pruning_stops_a_candidate_below_the_leaders_lower_bound():
+    # (sum, sum of squares, count): means 10 and 0 with standard errors 1 and 0.1; a third,
+    # mean 9.9, overlaps the leader.
+    totals = [[1000.0, 10000.0 + 99 * 100, 100], [0.0, 99.0, 100], [990.0, 9801.0 + 99 * 100,
+                                                                     100]]
+    pruned = [False, False, False]
+    _prune(totals, pruned)
+    assert pruned == [False, True, False]
+
+
+def test_pre_endgame_finishes_each_bag_tile_with_the_endgame_solver():
+    engine = cat_engine("pre-endgame")
+    cw = engine.cw
+    board = cat_board(cw)
+    unseen = "qzxjkvwy"  # one more than a rack; no word of the lexicon uses them
+    rows = pre_endgame(engine, board, "s", unseen=unseen, candidates=2)
+    # Whatever tile the bag holds, the mover draws it after its play and is stuck with it,
+    # and so is the opponent: scoreless end, each rack against its owner.
+    expected = {}
+    for tile in sorted(set(unseen)):
+        others = unseen.replace(tile, "", 1)
+        for play in engine.plays(board, "s"):
+            after = cw.play(board, play)
+            value = solve_endgame(engine, after, others, tile, checked=False).value
+            expected.setdefault(play.notation(), []).append(play.score - value)
+    assert [(r.move.notation(), r.mean, r.iterations) for r in rows] == sorted(
+        ((notation, sum(values) / len(values), len(values))
+         for notation, values in expected.items()), key=lambda row: -row[1])
+
+
+def test_player_solves_the_endgame_and_simulates_before():
+    engine = cat_engine("player")
+    board = cat_board(engine.cw)
+    game = Game(engine, [SimPlayer(iterations=2), greedy_player], bag="", racks=["s", "q"],
+                board=board, record=True)
+    assert game.run().moves[0][1] == "H 7,6 cats 6"
+    game = Game(engine, [SimPlayer(iterations=2, candidates=2), greedy_player],
+                bag="qzxjkvwyh", racks=["ss", "bdfg"], board=board, record=True)
+    game.step()
+    assert game.moves[0][1] == "H 7,6 cats 6"
+
+
+def test_unseen_tiles_default_to_the_rest_of_the_set():
+    cw = fixture_game("scrabble-en")
+    board = cat_board(cw)
+    left = Counter(unseen_tiles(cw, board, "ss?"))
+    assert (len("".join(left.elements())), left["c"], left["s"], left["?"]) == (94, 1, 2, 1)
+
+
+def test_bad_input_is_one_line():
+    engine, board, position = midgame()
+    rack = position["rack"]
+    for options, message in [({"candidates": 0}, "candidates must be positive, not 0"),
+                             ({"iterations": 0}, "iterations must be positive, not 0"),
+                             ({"seconds": -1.0}, "seconds must be positive, not -1.0"),
+                             ({"plies": 0}, "plies must be positive, not 0"),
+                             ({"unseen": "qq"}, "hold 2 tiles 'q'; the scrabble-en set has 1"),
+                             ({"unseen": "a1"}, "unseen tile '1' is not a letter")]:
+        with pytest.raises(BadInput, match=message):
+            simulate(engine, board, rack, **options)
+    with pytest.raises(BadInput, match="rack 'abcdefgh' has 8 tiles"):
+        simulate(engine, board, "abcdefgh")
+    with pytest.raises(BadInput, match="the pre-endgame needs one in the bag, 8 unseen"):
+        pre_endgame(engine, board, rack)
