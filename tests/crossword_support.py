@@ -21,6 +21,8 @@ from pipeline.selfplay import read_selfplay
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 GAMES = ("scrabble-en", "wordfeud-en", "wordfeud-nl", "erudit-ru")
+# The games with a committed leave table (sources/leaves/): `make` builds a table for these only.
+TRAINED_GAMES = tuple(sorted(p.stem for p in (REPO / "sources" / "leaves").glob("*.leaves")))
 FIXTURE_WORDS = {
     "enable": FIXTURES / "sources" / "enable.txt",
     "opentaal": FIXTURES / "crossword" / "opentaal-sample.txt",

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from crossword_support import GAMES, cases, fixture_game, rules
+from crossword_support import GAMES, TRAINED_GAMES, cases, fixture_game, rules
 from lookup.engine import MoveEngine
 from lookup.equity import EquityPlayer, TileModel, sub_leaves, unseen_tiles
 from lookup.errors import BadInput
@@ -160,7 +160,7 @@ def test_leave_and_equity_commands(cli_artifacts, tmp_path):  # noqa: F811
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", TRAINED_GAMES)
 def test_the_compiled_bot_makes_the_best_move_by_equity_on_real_positions(game):
     from conftest import full_artifact
     from lookup.crossword import crossword_game
