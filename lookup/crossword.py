@@ -257,8 +257,8 @@ class CrosswordGame:
                                f"tiles (the bag plus the opponent's rack of at most "
                                f"{r.rack_size}): give the bag size and the unseen tiles that fit")
             found = self.moves(board, rack, bag=bag, played_words=played_words)
-            ranked = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
-            return ranked[:top] if top is not None else ranked
+            by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
+            return by_equity[:top] if top is not None else by_equity
         if r.placement == "multi" and top is not None:
             moves = ranked(all_turns(self._plays, self._judge(board, played_words), board,
                                      letters, blanks))[:top]

@@ -37,6 +37,7 @@ from lookup.engine_kernel import (
     PARAMS,
     R_BLANKS,
     R_DIRECTION,
+    R_LEAVE,
     R_LENGTH,
     R_LINE,
     R_SCORE,
@@ -48,7 +49,6 @@ from lookup.engine_kernel import (
 from lookup.errors import BadInput
 from lookup.movegen import transposed
 from lookup.scoring import tile_values
-from lookup.turn import played_set, repeat_problems
 
 _DIRECTIONS = ("H", "V")
 # Leave keys are base-64 numbers in an int64 (lookup/engine_kernel.py).
@@ -223,6 +223,8 @@ class MoveEngine:
             best=True: (record, equity) of the best play by equity, or (None, None).
         """
         leaves = leaves or self._empty_leaves
+        if not self.cw.rules.repeat_words:
+            return self._search_without_repeats(cells, rack_counts, best, leaves)
         if best:
             out = self._ints(self.width)
             equity = self._floats(1)
@@ -239,6 +241,96 @@ class MoveEngine:
                 used = out[:count * self.width]  # a list slice is a copy already
                 return (used.copy() if self.compiled else used), count
             self._buffer = self._ints(count * self.width)
+
+    def _search_without_repeats(self, cells, rack_counts, best: bool, leaves: LeaveTable):
+        """search_cells under repeat_words = false (Erudit): the kernel knows nothing of the
+        words on the board, so its plays are filtered here, and the best taken among the rest
+        by equity, ties in the order of CrosswordGame.moves.
+        """
+        while True:
+            out = self._buffer
+            count = self._search(*self._constants, cells, rack_counts, leaves.keys,
+                                 leaves.values, leaves.max_value, ALL_PLAYS, out,
+                                 self._floats(1))
+            if count * self.width <= len(out):
+                break
+            self._buffer = self._ints(count * self.width)
+        rows = out[:count * self.width]
+        rows = rows.tolist() if self.compiled else list(rows)
+        cells = [int(c) for c in cells]
+        played = self._board_words(cells)
+        width = self.width
+        kept = [at for at in range(0, count * width, width)
+                if not self._repeats(rows, at, cells, played)]
+        if not best:
+            filtered = self._ints(len(kept) * width)
+            for k, at in enumerate(kept):
+                filtered[k * width:(k + 1) * width] = rows[at:at + width]
+            return filtered, len(kept)
+        if not kept:
+            return None, None
+
+        def order(at):
+            equity = float(rows[at + R_SCORE])
+            if len(leaves.keys):
+                slot = leave_slot(leaves.keys, rows[at + R_LEAVE])
+                if leaves.keys[slot] == rows[at + R_LEAVE]:
+                    equity += float(leaves.values[slot])
+            length = rows[at + R_LENGTH]
+            return (-equity, -rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
+                    rows[at + R_START], tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]),
+                    rows[at + R_BLANKS]), equity
+
+        at = min(kept, key=lambda a: order(a)[0])
+        record = self._ints(width)
+        record[:] = rows[at:at + width]
+        return record, order(at)[1]
+
+    def _letter(self, code: int) -> str:
+        return self.cw.alphabet[self.to_game[code & LETTER_MASK] - 1]
+
+    def _board_words(self, cells: list) -> set:
+        """Every run of two tiles or more on the board, across and down, as words."""
+        n = self.size
+        words = set()
+        for line in range(n):
+            for step, square in ((1, lambda k: line * n + k), (n, lambda k: k * n + line)):
+                run = ""
+                for k in range(n + 1):
+                    code = cells[square(k)] if k < n else 0
+                    if code:
+                        run += self._letter(code)
+                        continue
+                    if len(run) >= 2:
+                        words.add(run)
+                    run = ""
+        return words
+
+    def _repeats(self, rows: list, at: int, cells: list, played: set) -> bool:
+        """Whether the play at rows[at:] forms a word already on the board, or one word twice."""
+        n = self.size
+        across = rows[at + R_DIRECTION] == 0
+        line, start, length = rows[at + R_LINE], rows[at + R_START], rows[at + R_LENGTH]
+        codes = rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]
+        words = ["".join(self._letter(c) for c in codes)]
+        for q in range(length):
+            row, col = (line, start + q) if across else (start + q, line)
+            if cells[row * n + col]:
+                continue
+            # The cross word through the new tile runs down for a play across, and across
+            # for a play down.
+            dr, dc = (1, 0) if across else (0, 1)
+            r, c = row, col
+            while 0 <= r - dr and 0 <= c - dc and cells[(r - dr) * n + c - dc]:
+                r, c = r - dr, c - dc
+            letters = []
+            while r < n and c < n and (cells[r * n + c] or (r, c) == (row, col)):
+                letters.append(self._letter(codes[q]) if (r, c) == (row, col)
+                               else self._letter(cells[r * n + c]))
+                r, c = r + dr, c + dc
+            if len(letters) >= 2:
+                words.append("".join(letters))
+        return any(word in played for word in words) or len(set(words)) < len(words)
 
     def move(self, record, board: Board, at: int = 0):
         """The lookup Move of the record at out[at:]."""
@@ -270,12 +362,7 @@ class MoveEngine:
                           tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]),
                           rows[at + R_BLANKS], at))
         keyed.sort()
-        found = [self.move(rows, board, item[-1]) for item in keyed]
-        if not self.cw.rules.repeat_words:
-            # The kernel knows nothing of the words already played: filter as moves() does.
-            played = played_set(board, None)
-            found = [m for m in found if not repeat_problems(self.cw.rules, m.words, played)]
-        return found
+        return [self.move(rows, board, item[-1]) for item in keyed]
 
     def best(self, board: Board, rack: str, leaves: LeaveTable | None = None):
         """The best play by score (+ leave value with `leaves`), ties broken as in
@@ -284,39 +371,9 @@ class MoveEngine:
         Raises:
             BadInput: a rack the game or the board does not allow.
         """
-        if not self.cw.rules.repeat_words:
-            return self._best_without_repeats(board, rack, leaves)
         record, _equity = self.search_cells(self.cells(board), self.rack_counts(rack, board),
                                             best=True, leaves=leaves)
         return None if record is None else self.move(record, board)
-
-    def _best_without_repeats(self, board: Board, rack: str, leaves: LeaveTable | None):
-        """best() under repeat_words = false: the kernel cannot refuse a repeated word, so
-        rank the filtered plays (in moves() order, the first of equal equity wins).
-        """
-        best, best_equity = None, None
-        for move in self.plays(board, rack):
-            equity = move.score
-            if leaves is not None:
-                equity += self._leave_value(leaves, _kept_tiles(rack, move))
-            if best_equity is None or equity > best_equity:
-                best, best_equity = move, equity
-        return best
-
-    def _leave_value(self, leaves: LeaveTable, kept: str) -> float:
-        if not kept:
-            return 0.0
-        key = self.leave_key(kept)
-        slot = leave_slot(leaves.keys, key)
-        return float(leaves.values[slot]) if leaves.keys[slot] == key else 0.0
-
-
-def _kept_tiles(rack: str, move: Move) -> str:
-    """The rack's tiles left after a play ("?" for a blank)."""
-    left = list(rack.lower())
-    for _row, _col, letter, is_blank in move.placed:
-        left.remove("?" if is_blank else letter)
-    return "".join(left)
 
 
 @functools.lru_cache(maxsize=8)

@@ -38,7 +38,7 @@ from lookup.board import Board
 from lookup.crossword import BLANK_SYMBOL, Move
 from lookup.endgame import EndgameSearch, check_budget, held_tiles, play_tiles
 from lookup.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
-from lookup.errors import BadInput
+from lookup.errors import ArtifactMissing, BadInput
 
 DEFAULT_ITERATIONS = 100
 # With a time budget and no iteration count (macondo's cap).
@@ -91,8 +91,14 @@ def unseen_tiles(cw, board: Board, rack: str, unseen: str | None = None) -> str:
 
 
 def default_leave(cw):
-    """The game's leave function (its `leave` method), or None: every leave 0.0."""
-    return getattr(cw, "leave", None)
+    """The game's leave function (its `leave` method) when its leave table is built, else None:
+    every leave 0.0.
+    """
+    try:
+        cw.leaves()
+    except ArtifactMissing:
+        return None
+    return cw.leave
 
 
 class _Leaves:
@@ -132,7 +138,8 @@ class _Leaves:
         table = self.tables.get(rack)
         if table is None:
             tiles = "".join(self.letter_of[code] * n for code, n in enumerate(rack) if n)
-            kept = {"".join(c) for k in range(len(tiles) + 1)
+            # A play places at least one tile: a leave never holds the whole rack.
+            kept = {"".join(c) for k in range(len(tiles))
                     for c in itertools.combinations(tiles, k)}
             table = self.tables[rack] = self.engine.leave_table(
                 {leave: float(self.leave(leave)) for leave in kept if leave})
