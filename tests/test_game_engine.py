@@ -120,7 +120,7 @@ def test_mirrored_pair_deals_the_same_tiles_to_the_other_seat():
     assert game_two_first == game.rack_text(1)
 
 
-# The committed erudit-ru games predate its repeat_words rule (they repeat a word), and Erudit
+# The committed erudit-ru games were played before its repeat_words rule existed, and Erudit
 # self-play now lays multi-word turns: only the line games replay move for move.
 @pytest.mark.full
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "erudit-ru"])
