@@ -3,6 +3,7 @@ self-play positions, the end-of-bag formula by hand, bad unseen pools, the per-t
 match arithmetic (lookup/match.py) and the CLI commands on fixture artifacts.
 @pytest.mark.full plays a short match on the real artifacts."""
 
+import copy
 import math
 
 import numpy as np
@@ -28,7 +29,8 @@ def quarter_table(game, seed=7):
 
 
 def with_table(game, table):
-    cw = fixture_game(game)
+    """A copy of the fixture game with this leave table (the cached game stays without one)."""
+    cw = copy.copy(fixture_game(game))
     cw._leaves = table
     return cw
 
