@@ -231,6 +231,10 @@ class MoveEngine:
             found = self._search(*self._constants, cells, rack_counts, leaves.keys,
                                  leaves.values, leaves.max_value, BEST_PLAY, out, equity)
             return (out, equity[0]) if found else (None, None)
+        return self._all_plays(cells, rack_counts, leaves)
+
+    def _all_plays(self, cells, rack_counts, leaves: LeaveTable):
+        """(records, count) of every play, the records a copy the caller owns."""
         # One buffer reused (a fresh one of this size costs more than a search to zero).
         while True:
             out = self._buffer
@@ -247,16 +251,8 @@ class MoveEngine:
         words on the board, so its plays are filtered here, and the best taken among the rest
         by equity, ties in the order of CrosswordGame.moves.
         """
-        while True:
-            out = self._buffer
-            count = self._search(*self._constants, cells, rack_counts, leaves.keys,
-                                 leaves.values, leaves.max_value, ALL_PLAYS, out,
-                                 self._floats(1))
-            if count * self.width <= len(out):
-                break
-            self._buffer = self._ints(count * self.width)
-        rows = out[:count * self.width]
-        rows = rows.tolist() if self.compiled else list(rows)
+        rows, count = self._all_plays(cells, rack_counts, leaves)
+        rows = rows.tolist() if self.compiled else rows
         cells = [int(c) for c in cells]
         played = self._board_words(cells)
         width = self.width
@@ -281,10 +277,10 @@ class MoveEngine:
                     rows[at + R_START], tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]),
                     rows[at + R_BLANKS]), equity
 
-        at = min(kept, key=lambda a: order(a)[0])
+        (_key, equity), at = min((order(at), at) for at in kept)
         record = self._ints(width)
         record[:] = rows[at:at + width]
-        return record, order(at)[1]
+        return record, equity
 
     def _letter(self, code: int) -> str:
         return self.cw.alphabet[self.to_game[code & LETTER_MASK] - 1]
