@@ -294,9 +294,9 @@ bench: $(VENV)/.bench-installed artifacts
 	$(PY) bench/run.py
 .PHONY: bench
 
-## bench-matches: the long bot matches (hours; MATCH_PAIRS, MATCH_WORKERS) into bench/results.md
+## bench-matches: the long bot matches and endgame runs (hours; MATCH_PAIRS, SIM_PAIRS, ENDGAME_GAMES, MATCH_WORKERS) into bench/results.md
 bench-matches: $(VENV)/.bench-installed artifacts
-	$(PY) bench/run.py matches
+	$(PY) bench/run.py matches lookahead_matches
 .PHONY: bench-matches
 
 ## help: list the public targets

@@ -503,7 +503,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("lexicon", metavar="LEXICON|GAME",
                      help="lexicon name (with a pattern), or crossword game id (a bot match)")
     sub.add_argument("pattern", nargs="?", help="? one letter, * any run, letters fixed")
-    sub.add_argument("--a", default="equity", help="bot A: greedy, equity or tile (equity)")
+    sub.add_argument("--a", default="equity", help="bot A: greedy, equity, tile or sim (equity)")
     sub.add_argument("--b", default="greedy", help="bot B (greedy)")
     sub.add_argument("--pairs", type=positive_int, default=100,
                      help="mirrored pairs: one deal played twice, seats swapped (100)")

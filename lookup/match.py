@@ -5,7 +5,11 @@
 
 Bots (PLAYERS): "greedy" (the best score; with no play, exchange the whole rack when allowed),
 "equity" (score + the game's learned leave table, lookup/equity.py), "tile" (score + one value
-per tile, the table's one-tile leaves, minus 3 per repeated tile). Pair k plays the game seed
+per tile, the table's one-tile leaves, minus 3 per repeated tile), "sim" (lookup/sim_player.py
+with a fixed budget per move, SIM_BUDGET: the equity bot's 10 best candidates simulated 2 plies
+deep over the same 30 dealings each, pruning clearly worse ones; with the bag empty the exact
+endgame solver, at most 6 plies deep; a budget counted in work, not seconds, so a match gives
+the same result on any machine). Pair k plays the game seed
 seed * PAIR_STRIDE + k twice (lookup/game_engine.py mirrored_pair). A draw counts half a win.
 The 95 % interval of the win rate treats each pair as one sample (the two games of a pair are
 not independent): mean +- 1.96 standard errors of the pairs' win shares.
@@ -18,7 +22,9 @@ from dataclasses import dataclass, field
 from lookup.equity import EquityPlayer, TileModel
 from lookup.errors import BadInput
 
-PLAYERS = ("greedy", "equity", "tile")
+PLAYERS = ("greedy", "equity", "tile", "sim")
+SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 30, "endgame_plies": 6,
+              "endgame_seconds": None}
 PAIR_STRIDE = 10**7
 Z95 = 1.96
 
@@ -28,7 +34,7 @@ def make_player(name: str, cw):
 
     Raises:
         BadInput: an unknown name.
-        ArtifactMissing: "equity" or "tile" without a built leave table.
+        ArtifactMissing: "equity", "tile" or "sim" without a built leave table.
     """
     from lookup.game_engine import greedy_player
 
@@ -38,6 +44,11 @@ def make_player(name: str, cw):
         return EquityPlayer(cw.leaves())
     if name == "tile":
         return EquityPlayer(TileModel.from_table(cw.leaves()))
+    if name == "sim":
+        from lookup.sim_player import SimPlayer
+
+        cw.leaves()  # the simulation's leave is the table: refuse the bot without one
+        return SimPlayer(**SIM_BUDGET)
     raise BadInput(f"unknown bot {name!r}; the bots are {', '.join(PLAYERS)}")
 
 

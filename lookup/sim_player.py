@@ -22,7 +22,9 @@ class SimPlayer:
         candidates, plies, iterations, seconds: each simulation's (simulate); iterations
             and seconds bound every move's simulation.
         endgame_seconds: time for each endgame solve (the first round always finishes);
-            None solves to the end.
+            None solves to the end (or to endgame_plies).
+        endgame_plies: search each endgame at most this deep (None: no limit). A budget in
+            plies, unlike one in seconds, makes the player's moves independent of the machine.
         pre_endgame_candidates: candidates of the one-tile pre-endgame; 0 simulates instead.
         leave: the leave function (simulate); None for the game's.
         seed: the simulations' seed (plus the turn).
@@ -30,12 +32,14 @@ class SimPlayer:
 
     def __init__(self, candidates: int = 10, plies: int = 2, iterations: int | None = 50,
                  seconds: float | None = None, endgame_seconds: float | None = 5.0,
-                 pre_endgame_candidates: int = 0, leave=None, seed: int = 0):
+                 pre_endgame_candidates: int = 0, leave=None, seed: int = 0,
+                 endgame_plies: int | None = None):
         self.candidates = candidates
         self.plies = plies
         self.iterations = iterations
         self.seconds = seconds
         self.endgame_seconds = endgame_seconds
+        self.endgame_plies = endgame_plies
         self.pre_endgame_candidates = pre_endgame_candidates
         self.leave = leave
         self.seed = seed
@@ -48,7 +52,8 @@ class SimPlayer:
         if position.bag == 0 and unseen:
             # The game's unseen tiles are the opponent's rack: nothing to check.
             result = solve_endgame(engine, board, position.rack, unseen,
-                                   seconds=self.endgame_seconds, scoreless=position.scoreless,
+                                   seconds=self.endgame_seconds, plies=self.endgame_plies,
+                                   scoreless=position.scoreless,
                                    checked=False)
             return result.line[0]
         if position.bag == 1 and self.pre_endgame_candidates:

@@ -207,6 +207,28 @@ def test_a_match_is_mirrored_and_deterministic(cli_artifacts, monkeypatch):  # n
     assert first.wins + first.draws + first.losses == 4
     assert (first.spreads, first.points, first.turns) == \
         (again.spreads, again.points, again.turns)
-    with pytest.raises(BadInput, match="unknown bot 'smart'; the bots are greedy, equity, tile"):
+    with pytest.raises(BadInput,
+                       match="unknown bot 'smart'; the bots are greedy, equity, tile, sim$"):
         play_match("scrabble-en", "smart", "greedy", pairs=1, seed=1)
+    crossword_game.cache_clear()
+
+
+def test_the_sim_bot_plays_with_a_budget_counted_in_work(cli_artifacts, monkeypatch):  # noqa: F811
+    from lookup.crossword import crossword_game
+    from lookup.errors import ArtifactMissing
+    from lookup.match import SIM_BUDGET, make_player
+
+    crossword_game.cache_clear()
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(cli_artifacts))
+    (cli_artifacts / "leaves" / "scrabble-en.leaves").unlink(missing_ok=True)
+    with pytest.raises(ArtifactMissing):
+        make_player("sim", crossword_game("scrabble-en"))
+    crossword_game.cache_clear()
+    (cli_artifacts / "leaves").mkdir(exist_ok=True)
+    write_leaves(cli_artifacts / "leaves" / "scrabble-en.leaves", quarter_table("scrabble-en"),
+                 {})
+    bot = make_player("sim", crossword_game("scrabble-en"))
+    assert (bot.candidates, bot.plies, bot.iterations, bot.seconds, bot.endgame_plies,
+            bot.endgame_seconds) == (10, 2, 30, None, 6, None)
+    assert SIM_BUDGET["iterations"] == bot.iterations
     crossword_game.cache_clear()

@@ -1,0 +1,79 @@
+"""Long look-ahead runs (`make bench-matches`, hours) on scrabble-en, compiled engine:
+
+- Over ENDGAME_GAMES self-play endgames (greedy games up to the turn the bag empties), the
+  spread the exact endgame solver gains over greedy play: the side to move finishes the game
+  greedily, then again with the solver, the opponent greedy both times (Maven: "over 10
+  points per game").
+- The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/match.py,
+  bots "sim" and "equity"; the sim bot's budget per move is lookup/match.py SIM_BUDGET).
+  Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
+  leave bot, +16.3 points per game).
+Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED.
+"""
+
+import os
+import statistics
+import time
+
+LONG = True
+GAME = "scrabble-en"
+ENDGAME_GAMES = int(os.environ.get("ENDGAME_GAMES", "2000"))
+SIM_PAIRS = int(os.environ.get("SIM_PAIRS", "1000"))
+WORKERS = int(os.environ.get("MATCH_WORKERS", "2"))
+SEED = int(os.environ.get("MATCH_SEED", "1"))
+
+
+def row(what, value, unit, note=""):
+    return {"area": "lookahead-matches", "what": what, "value": value, "unit": unit,
+            "baseline": "", "baseline_value": None, "ratio": None, "note": note}
+
+
+def endgame_gain_rows(engine) -> list[dict]:
+    from bench_lookahead import bag_empty_positions
+    from lookup.game_engine import Game, greedy_player
+    from lookup.sim_player import SimPlayer
+
+    solver = SimPlayer(endgame_seconds=None)
+    gains, solved_seconds = [], 0.0
+    for board, rack, other in bag_empty_positions(engine, ENDGAME_GAMES):
+        spreads = []
+        for player in (greedy_player, solver):
+            started = time.process_time()
+            result = Game(engine, [player, greedy_player], bag="", racks=[rack, other],
+                          board=board).run()
+            if player is solver:
+                solved_seconds += time.process_time() - started
+            spreads.append(result.spread(0))
+        gains.append(spreads[1] - spreads[0])
+    return [row("endgame solver over greedy play, mean spread gained",
+                statistics.mean(gains), "points",
+                f"{len(gains)} self-play endgames from the empty bag, solved to the end; "
+                f"solver better in {sum(g > 0 for g in gains)}, worse in "
+                f"{sum(g < 0 for g in gains)} (the solver assumes a best-playing opponent); "
+                f"{solved_seconds / len(gains):.2f} s CPU per endgame; Maven: over 10")]
+
+
+def sim_match_rows() -> list[dict]:
+    from lookup.match import SIM_BUDGET, play_match
+
+    started = time.perf_counter()
+    result = play_match(GAME, "sim", "equity", SIM_PAIRS, SEED, WORKERS)
+    low, high = result.interval()
+    budget = ", ".join(f"{k} {v}" for k, v in SIM_BUDGET.items())
+    note = (f"{SIM_PAIRS:,} mirrored pairs, seed {SEED}: W/D/L {result.wins}/{result.draws}/"
+            f"{result.losses}, 95 % interval {100 * low:.1f}-{100 * high:.1f} %, mean spread "
+            f"{result.mean_spread():+.1f}, points per move {result.points_per_move(0):.2f} vs "
+            f"{result.points_per_move(1):.2f}; budget per move: {budget}; "
+            f"{time.perf_counter() - started:.0f} s wall, {WORKERS} processes; macondo 63.4 %")
+    return [row(f"{GAME}: sim vs equity, win rate", 100 * result.win_rate(), "%", note)]
+
+
+def run() -> list[dict]:
+    from lookup.crossword import crossword_game
+    from lookup.engine import move_engine, numba_available
+
+    if not numba_available():
+        return [row("look-ahead matches", None, "",
+                    "numba is not installed: pip install wordpack[fast]")]
+    engine = move_engine(crossword_game(GAME), compiled=True)
+    return endgame_gain_rows(engine) + sim_match_rows()
