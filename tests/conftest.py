@@ -20,6 +20,18 @@ def full_artifact(relative: str) -> Path:
     return path
 
 
+@pytest.fixture(autouse=True)
+def fast_tests_read_no_built_artifacts(request, monkeypatch, tmp_path_factory):
+    """A fast test gives the same result whether `make` has built artifacts/ or not: it reads
+    only the artifacts it makes itself (WORDPACK_ARTIFACTS points at an empty directory until
+    the test sets it). Full tests read the real ones.
+    """
+    if request.node.get_closest_marker("full") is None:
+        empty = tmp_path_factory.getbasetemp() / "no-artifacts"
+        empty.mkdir(exist_ok=True)
+        monkeypatch.setenv("WORDPACK_ARTIFACTS", str(empty))
+
+
 def pytest_terminal_summary(terminalreporter):
     """Say plainly when the browser tests did not run."""
     skipped = terminalreporter.stats.get("skipped", [])
