@@ -393,6 +393,29 @@ def derive(work: Path) -> list[SourceList]:
     return lists
 
 
+# Results of runs too long for `make` (hours), committed beside the lists with their recipes;
+# the README describes them, but this module neither writes nor checks them.
+LONG_RUN_RESULTS = """
+## Opener proofs (`proofs/`)
+
+`proofs/<game>.proof.parquet` are results, not downloads: every allowed opener's exact total or
+a proven bound (docs/FORMATS.md "Opener proof"), computed by `make prove-<game>` because the
+big games take hours. Each has its recipe `proofs/<game>.proof.json` (command, git commit,
+machine, wall and CPU time, sha256). `make reprove-<game>` recomputes one and fails unless the
+same table comes out; `make sources` does not touch this directory.
+
+## Leave tables (`leaves/`)
+
+`leaves/<game>.leaves` are results, not downloads: the value of every leave of 1-6 tiles of a
+crossword game, learned by self-play (docs/FORMATS.md "Leave tables"; pipeline/train_leaves.py),
+too slow for a default build. Each has its recipe `leaves/<game>.leaves.json` (command, seed,
+games per iteration, iterations, git commit, hours, sha256, per-iteration statistics). `make
+leaves` checks each table against its game's rules and installs it; `make leaves-reproduce`
+trains every table again from its recipe and fails unless the same values come out; `make
+sources` does not touch this directory.
+"""
+
+
 def readme(lists: list[SourceList]) -> bytes:
     """sources/README.md: what each list is, where it comes from, and how to re-derive it."""
     rows = "".join(
@@ -426,7 +449,7 @@ the pinned pure-Python wheels of pymorphy3 and dawg2-python, unpacked into a tem
 directory and run in an isolated interpreter (nothing is installed into `.venv`). Debian
 pool URLs disappear once Debian drops a version; the same `.deb` files stay on
 snapshot.debian.org.
-"""
+""" + LONG_RUN_RESULTS
     return text.encode("utf-8")
 
 
