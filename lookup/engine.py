@@ -223,15 +223,24 @@ class MoveEngine:
             best=True: (record, equity) of the best play by equity, or (None, None).
         """
         leaves = leaves or self._empty_leaves
+        if not best:
+            if not self.cw.rules.repeat_words:
+                return self._search_without_repeats(cells, rack_counts, best, leaves)
+            return self._all_plays(cells, rack_counts, leaves)
+        out = self._ints(self.width)
+        equity = self._floats(1)
+        found = self._search(*self._constants, cells, rack_counts, leaves.keys,
+                             leaves.values, leaves.max_value, BEST_PLAY, out, equity)
+        if not found:
+            return None, None
+        # The best play is also the best unrepeated one unless it repeats a word (rare): only
+        # then are all plays listed and filtered.
         if not self.cw.rules.repeat_words:
-            return self._search_without_repeats(cells, rack_counts, best, leaves)
-        if best:
-            out = self._ints(self.width)
-            equity = self._floats(1)
-            found = self._search(*self._constants, cells, rack_counts, leaves.keys,
-                                 leaves.values, leaves.max_value, BEST_PLAY, out, equity)
-            return (out, equity[0]) if found else (None, None)
-        return self._all_plays(cells, rack_counts, leaves)
+            as_list = out.tolist() if self.compiled else out
+            board = [int(c) for c in cells]
+            if self._repeats(as_list, 0, board, self._board_words(board)):
+                return self._search_without_repeats(cells, rack_counts, best, leaves)
+        return out, equity[0]
 
     def _all_plays(self, cells, rack_counts, leaves: LeaveTable):
         """(records, count) of every play, the records a copy the caller owns."""

@@ -11,8 +11,15 @@ import random
 
 import pytest
 
-from crossword_support import GAMES, blank_variant, cases, fixture_game, selfplay_positions
-from lookup.engine import MoveEngine, move_engine
+from crossword_support import (
+    GAMES,
+    blank_variant,
+    cases,
+    fixture_game,
+    game_with_words,
+    selfplay_positions,
+)
+from lookup.engine import MoveEngine, move_engine, numba_available
 from lookup.engine_kernel import R_LEAVE
 
 
@@ -135,3 +142,17 @@ def test_compiled_engine_equals_moves_on_every_position(game):
                 same_plays(cw, engine, board, rack, f"{game} position {number}")
                 checked += 1
     assert checked == FIXTURE_CASES[game]
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_the_best_play_skips_a_repeated_word_under_the_erudit_rule(compiled):
+    if compiled and not numba_available():
+        pytest.skip("numba is not installed")
+    cw = game_with_words("erudit-ru", ["кот", "от"], "repeat")
+    board = cw.empty_board().with_tiles([(7, 6, "к", False), (7, 7, "о", False),
+                                         (7, 8, "т", False)])
+    engine = MoveEngine(cw, compiled=compiled)
+    # KOT down onto the board's T outscores OT but repeats KOT: the best is OT.
+    assert [m.notation() for m in engine.plays(board, "ко")] == ["V 6,8 от 4"]
+    assert engine.best(board, "ко").notation() == "V 6,8 от 4"
+    assert engine.best(board, "ко").key() == cw.moves(board, "ко", top=1)[0].key()
