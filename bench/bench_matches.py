@@ -5,7 +5,9 @@ against greedy over 10,000 pairs (macondo's leave bot: 64.5 %, +34.9), and at le
 against the per-tile model.
 
 Pairs per match: MATCH_PAIRS (scrabble-en) and MATCH_PAIRS_OTHER (the other games), processes:
-MATCH_WORKERS; the deals come from seed MATCH_SEED.
+MATCH_WORKERS; the deals come from seed MATCH_SEED. MATCH_GAMES (space-separated ids) plays
+only those games' matches; each game's rows are their own area ("matches <game>"), so a run
+replaces only the rows of the games it played.
 """
 
 import os
@@ -18,6 +20,7 @@ PAIRS = int(os.environ.get("MATCH_PAIRS", "10000"))
 PAIRS_OTHER = int(os.environ.get("MATCH_PAIRS_OTHER", "2000"))
 WORKERS = int(os.environ.get("MATCH_WORKERS", "2"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
+MATCH_GAMES = os.environ.get("MATCH_GAMES", " ".join(GAMES)).split()
 
 
 def match_row(game, a, b, pairs) -> dict:
@@ -31,7 +34,7 @@ def match_row(game, a, b, pairs) -> dict:
             f"mean spread {result.mean_spread():+.1f}, points per move "
             f"{result.points_per_move(0):.2f} vs {result.points_per_move(1):.2f}; "
             f"{time.perf_counter() - started:.0f} s wall, {WORKERS} processes")
-    return {"area": "matches", "what": f"{game}: {a} vs {b}, win rate",
+    return {"area": f"matches {game}", "what": f"{game}: {a} vs {b}, win rate",
             "value": 100 * result.win_rate(), "unit": "%", "baseline": "", "baseline_value":
             None, "ratio": None, "note": note}
 
@@ -40,10 +43,14 @@ def run() -> list[dict]:
     from lookup.leaves import leaves_path
 
     rows = []
-    for game in GAMES:
+    unknown = sorted(set(MATCH_GAMES) - set(GAMES))
+    if unknown:
+        raise SystemExit(f"MATCH_GAMES: unknown games {', '.join(unknown)}; the games are "
+                         f"{', '.join(GAMES)}")
+    for game in [g for g in GAMES if g in MATCH_GAMES]:
         if not leaves_path(game).is_file():
-            rows.append({"area": "matches", "what": f"{game}: equity vs greedy", "value": None,
-                         "unit": "", "note": "no leave table: make leaves"})
+            rows.append({"area": f"matches {game}", "what": f"{game}: equity vs greedy",
+                         "value": None, "unit": "", "note": "no leave table: make leaves"})
             continue
         pairs = PAIRS if game == "scrabble-en" else PAIRS_OTHER
         rows.append(match_row(game, "equity", "greedy", pairs))
