@@ -224,8 +224,8 @@ class CrosswordGame:
         Args:
             board: the position.
             rack: the tiles to play, "?" for a blank.
-            top: return only the best `top` moves (by score, the single-line search prunes by a
-                score bound; the turn search visits every turn).
+            top: return only the best `top` moves (by score; the single-line search and the
+                turn search prune by a score bound).
             bag: tiles in the bag, deciding whether exchanges are allowed and, by equity,
                 whether leaves or the end of the game count; by default the unseen tiles
                 minus one full opponent rack.
