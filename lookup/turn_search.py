@@ -50,10 +50,10 @@ def line_step(cw, compiled: bool | None = None) -> Step:
     """The step of a game: the compiled move engine when `compiled` (None: when numba is
     installed and the engine takes the game), else the move generator.
     """
-    from lookup.engine import move_engine, numba_available
+    from lookup.engine import MAX_LEAVE_TILES, move_engine, numba_available
 
     if compiled is None:
-        compiled = numba_available() and cw.rules.rack_size <= 10
+        compiled = numba_available() and cw.rules.rack_size <= MAX_LEAVE_TILES + 1
     if compiled:
         return move_engine(cw, compiled=True).play_tuples
     return cw.line_plays
