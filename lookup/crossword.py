@@ -43,9 +43,8 @@ from lookup.turn import (
     repeat_problems,
     turn_problems,
     turn_score,
-    turn_words,
 )
-from lookup.turn_search import METHODS, all_turns, greedy_turn, ranked
+from lookup.turn_search import METHODS, TurnSearch, line_step
 
 __all__ = ["BLANK_SYMBOL", "CrosswordGame", "Move", "Rules", "crossword_game", "crossword_games"]
 
@@ -225,8 +224,8 @@ class CrosswordGame:
         Args:
             board: the position.
             rack: the tiles to play, "?" for a blank.
-            top: return only the best `top` moves (by score, the single-line search prunes by a
-                score bound; the turn search visits every turn).
+            top: return only the best `top` moves (by score; the single-line search and the
+                turn search prune by a score bound).
             bag: tiles in the bag, deciding whether exchanges are allowed and, by equity,
                 whether leaves or the end of the game count; by default the unseen tiles
                 minus one full opponent rack.
@@ -260,8 +259,7 @@ class CrosswordGame:
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
         if r.placement == "multi" and top is not None:
-            moves = ranked(all_turns(self._plays, self._judge(board, played_words), board,
-                                     letters, blanks))[:top]
+            moves = self._turn_search(board, letters, blanks, played_words).ranked(top)
         else:
             moves = self._plays(board, letters, blanks, None if r.repeat_words else top)
             if not r.repeat_words:
@@ -307,52 +305,57 @@ class CrosswordGame:
         if self.rules.placement == "line":
             plays = self.moves(board, rack, top=1, played_words=played_words)
             return plays[0] if plays[0].kind == "play" else None
-        judge = self._judge(board, played_words)
+        search = self._turn_search(board, letters, blanks, played_words)
         if method == "greedy":
-            return greedy_turn(self._plays, judge, board, letters, blanks)
-        turns = ranked(all_turns(self._plays, judge, board, letters, blanks))
+            return search.greedy()
+        turns = search.ranked(top=1)
         return turns[0] if turns else None
 
-    def _judge(self, board: Board, played_words):
-        """The judge of the turn search: a set of new tiles' score, None when it repeats a
-        word (the parts check everything else as they are laid).
+    def _turn_search(self, board: Board, letters: dict, blanks: int, played_words,
+                     compiled: bool | None = None) -> TurnSearch:
+        """The turn search of a position (lookup/turn_search.py); `compiled` chooses its step
+        (line_step).
         """
-        played = played_set(board, played_words)
-        rules = self.rules
-
-        def judge(before: Board, placed: list) -> int | None:
-            if repeat_problems(rules, turn_words(before, placed), played):
-                return None
-            return turn_score(rules, before, placed)
-
-        return judge
+        return TurnSearch(self, board, letters, blanks, played_set(board, played_words),
+                          line_step(self, compiled))
 
     def _plays(self, board: Board, letters: dict, blanks: int,
                top: int | None = None) -> list[Move]:
         """The single-line plays of a parsed rack, best first (the move generator)."""
-        r = self.rules
         lex = self.lexicon()
         to_lexicon = lex.to_lexicon
-        layout = r.layout
         cells = [to_lexicon[c & LETTER_MASK] | (c & BLANK) for c in board.cells]
-        across, down = orientations(
-            lex.tables, cells, layout.size, layout.start[0] * layout.size + layout.start[1],
-            layout.letter_mult, layout.word_mult, lex.values, r.rack_size, r.bingo,
-            lex.all_letters, r.max_word_length)
         counts = [0] * (LETTER_MASK + 1)
+        counts[0] = blanks
         for letter, n in letters.items():
             counts[to_lexicon[self.alphabet.index(letter) + 1]] = n
-        raw = generate(lex.tables, across, down, counts, blanks, lex.all_letters,
-                       r.min_word_length, r.max_word_length, top)
         moves = []
         same_codes = lex.same_codes
-        for negative, direction, line, start, codes, blank_bits in raw:
+        for negative, direction, line, start, codes, blank_bits in self.line_plays(cells, counts,
+                                                                                   top):
             row, col = (line, start) if direction == ACROSS else (start, line)
             if not same_codes:
                 codes = tuple(lex.to_game[c] for c in codes)
             moves.append(Move("play", row, col, _DIRECTIONS[direction], -negative, "", codes,
                               board, blank_bits))
         return moves
+
+    def line_plays(self, cells: list, counts: list, top: int | None = None) -> list:
+        """The move generator's single-line plays as its tuples (lookup/movegen.generate),
+        best first: `cells` the board in lexicon codes, row-major; `counts` the rack by
+        lexicon code, the blanks at index 0 (lookup/engine.py's layout).
+        """
+        r = self.rules
+        lex = self.lexicon()
+        layout = r.layout
+        across, down = orientations(
+            lex.tables, cells, layout.size, layout.start[0] * layout.size + layout.start[1],
+            layout.letter_mult, layout.word_mult, lex.values, r.rack_size, r.bingo,
+            lex.all_letters, r.max_word_length)
+        letters = list(counts)
+        letters[0] = 0
+        return generate(lex.tables, across, down, letters, counts[0], lex.all_letters,
+                        r.min_word_length, r.max_word_length, top)
 
     # --- look-ahead: lookup/endgame.py, lookup/simulate.py ------------------------------
     def endgame(self, board: Board, rack: str, opponent_rack: str, seconds: float | None = None,

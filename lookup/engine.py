@@ -337,6 +337,28 @@ class MoveEngine:
                 words.append("".join(letters))
         return any(word in played for word in words) or len(set(words)) < len(words)
 
+    def play_tuples(self, cells, rack_counts) -> list:
+        """Every single-line play of a position whatever the game's repeat_words (the turn
+        search judges repeats on the whole turn), as lookup/movegen.generate lists them:
+        (-score, direction, line, start, main word codes, blank bits), sorted, so best first
+        with its ties' order. `cells` and `rack_counts` as search_cells takes them (lists
+        are converted).
+        """
+        if self.compiled:
+            cells = np.asarray(cells, dtype=np.int64)
+            rack_counts = np.asarray(rack_counts, dtype=np.int64)
+        rows, count = self._all_plays(cells, rack_counts, self._empty_leaves)
+        if self.compiled:
+            rows = rows.tolist()
+        plays = []
+        for at in range(0, count * self.width, self.width):
+            plays.append((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
+                          rows[at + R_START],
+                          tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
+                          rows[at + R_BLANKS]))
+        plays.sort()
+        return plays
+
     def move(self, record, board: Board, at: int = 0):
         """The lookup Move of the record at out[at:]."""
         line = int(record[at + R_LINE])

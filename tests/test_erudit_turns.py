@@ -17,6 +17,7 @@ from crossword_support import (
 )
 from lookup.crossword import CrosswordGame
 from lookup.errors import BadInput
+from lookup.turn_search import line_step
 from pipeline.selfplay import play_game
 
 GAME = "erudit-ru"
@@ -62,6 +63,50 @@ def test_full_search_agrees_with_the_brute_force():
             assert cw.validate(board, sorted(tiles), rack=rack) == [], label
         turns += sum(1 for m in everything if m.kind == "turn")
     assert turns == MULTI_WORD_TURNS
+
+
+# Fixture self-play positions, racks cut to 5 tiles, on which the top-N search's bound is
+# checked against the search without it; states the bound kept from being expanded there.
+BOUND_POSITIONS = 200
+PRUNED_STATES = {1: 721, 3: 448}
+
+
+def turn_list(moves) -> list:
+    return [(m.notation(), m.score) for m in moves]
+
+
+def test_the_score_bound_changes_no_top_turn():
+    cw = fixture_game(GAME)
+    pruned = dict.fromkeys(PRUNED_STATES, 0)
+    for number, position in enumerate(selfplay_positions(GAME)[:BOUND_POSITIONS]):
+        board = cw.parse_board(position["board"])
+        letters, blanks = cw.parse_rack(position["rack"][:5], board)
+        search = cw._turn_search(board, letters, blanks, None)
+        everything = turn_list(search.ranked())
+        for top in PRUNED_STATES:
+            assert turn_list(search.ranked(top)) == everything[:top], f"position {number}"
+            pruned[top] += search.pruned
+    assert pruned == PRUNED_STATES
+
+
+def test_the_compiled_step_and_the_move_generator_find_the_same_turns():
+    pytest.importorskip("numba")
+    cw = fixture_game(GAME)
+    for number, position in enumerate(selfplay_positions(GAME)[:40]):
+        board = cw.parse_board(position["board"])
+        letters, blanks = cw.parse_rack(position["rack"][:4], board)
+        compiled, plain = (cw._turn_search(board, letters, blanks, None, compiled=flag)
+                           for flag in (True, False))
+        assert turn_list(compiled.ranked()) == turn_list(plain.ranked()), f"position {number}"
+        assert turn_list([compiled.greedy()]) == turn_list([plain.greedy()])
+
+
+def test_without_numba_the_step_is_the_move_generator(monkeypatch):
+    import lookup.engine
+
+    cw = fixture_game(GAME)
+    monkeypatch.setattr(lookup.engine, "numba_available", lambda: False)
+    assert line_step(cw) == cw.line_plays
 
 
 def kot_game(*words):
@@ -182,6 +227,22 @@ def test_the_article_opening_on_the_real_lexicon():
     full = cw.best_turn(board, "облмеоб", method="full")
     assert full.notation() == "V 5,7 лом + H 5,5 бел + V 3,5 боб 45"
     assert cw.validate(board, full, rack="облмеоб") == []
+
+
+@pytest.mark.full
+def test_the_score_bound_changes_no_best_turn_on_real_positions():
+    cw = real_game()
+    checked = pruned = 0
+    for position in selfplay_positions(GAME)[10::3][:60]:
+        board = cw.parse_board(position["board"])
+        letters, blanks = cw.parse_rack(position["rack"][:6], board)
+        search = cw._turn_search(board, letters, blanks, None)
+        everything = turn_list(search.ranked())
+        for top in (1, 5):
+            assert turn_list(search.ranked(top)) == everything[:top]
+            pruned += search.pruned
+        checked += 1
+    assert (checked, pruned) == (60, 3978)
 
 
 @pytest.mark.full
