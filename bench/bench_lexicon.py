@@ -4,9 +4,12 @@ on ENABLE, start-up.
 Baselines measured here: a Python set (membership, memory), the same queries written naively
 over the set, the naive 27-slots-per-node trie (size computed from the trie's node count),
 gzip/xz of the word list, the two packages a Python user would otherwise pick (marisa-trie,
-DAWG2), built from the same words in this run, and the word-graph format v1 (its size follows
-from the same graph: 96-byte header, alphabet padded to 4 bytes, one u32 per arc; v2 adds a
-mask word per node and, in a DAWG or trie, a u32 count per word of the graph).
+DAWG2), built from the same words in this run, and the word-graph formats v1 and v2 (their
+sizes follow from the same graph: v1 a 96-byte header, the alphabet padded to 4 bytes and one
+u32 per arc; v2 a 128-byte header, the alphabet padded to 8, a word per arc and per node mask,
+and in a DAWG or trie a u32 count per word). v3 is two files: the packed graph (shipped) and
+its runtime index (.idx); both sizes are reported. The packings tried for v3 are measured on
+ENABLE's DAWG too (`packing_alternatives`).
 """
 
 import gc
@@ -27,7 +30,9 @@ sys.path.insert(0, str(REPO))
 from lookup.paths import artifacts_dir  # noqa: E402
 
 LEX = artifacts_dir() / "lexicons"
-LEXICONS = ("enable", "opentaal", "igerman98", "opencorpora-nouns")
+# Those of them that are built (a partial build benches what it has).
+LEXICONS = tuple(name for name in ("enable", "opentaal", "igerman98", "opencorpora-nouns")
+                 if (LEX / f"{name}.dawg").is_file())
 
 
 def per_call(fn, items, repeat=5) -> float:
@@ -70,10 +75,89 @@ def naive_makeable(word_counts, letters):
     return out
 
 
+def _varint_bytes(value: int) -> int:
+    return max(1, -(-value.bit_length() // 7))
+
+
+def packing_alternatives(graph) -> dict[str, int]:
+    """Bytes of the arcs (no counts, no header) of a decoded packed graph
+    (lookup.graph.PackedGraph) under the packings compared for format v3: one head byte per
+    arc (tile, ACCEPTS, LAST, a flag), plus per arc to a child that is not written next:
+    - "topological, next child implicit, 2-byte numbers": nodes in a topological order that
+      puts a node right after a parent when it can (Kahn's algorithm, last freed first); an
+      arc to the next node costs nothing, any other arc (or no child) a 2-byte node number;
+    - "depth first, zig-zag delta varints": nodes in depth-first order, the child as a LEB128
+      zig-zag delta from the next node;
+    - "topological, 64 most used in a table": as the first, with the 64 most referenced nodes
+      named by a 1-byte table index and the others by a delta varint.
+    The packing of v3 (pre-order, one-parent nodes in place, shared nodes by number) is the
+    file's own arcs_bytes.
+    """
+    nodes = graph.nodes
+    parents = [0] * len(nodes)
+    for arcs in nodes:
+        for _tile, _accepts, child in arcs:
+            if child >= 0:
+                parents[child] += 1
+    waiting = list(parents)
+    ready, kahn = [0], []
+    while ready:
+        node = ready.pop()
+        kahn.append(node)
+        for _tile, _accepts, child in nodes[node]:
+            if child >= 0:
+                waiting[child] -= 1
+                if not waiting[child]:
+                    ready.append(child)
+    depth_first, seen, stack = [], set(), [0]
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            depth_first.append(node)
+            stack.extend(c for _t, _a, c in reversed(nodes[node]) if c >= 0 and c not in seen)
+
+    def cost(order, pointer) -> int:
+        number = {node: k for k, node in enumerate(order)}
+        total = 0
+        for k, node in enumerate(order):
+            for tile, _accepts, child in nodes[node]:
+                total += 1 + (tile >= 31)
+                if child < 0 or number[child] != k + 1:
+                    total += pointer(k, number.get(child))
+        return total
+
+    references = Counter(c for arcs in nodes for _t, _a, c in arcs if c >= 0)
+    table = {node: k for k, (node, _n) in enumerate(references.most_common(64))}
+
+    def tabled(k, target):
+        if target is None:
+            return 1
+        node = kahn[target]
+        return 1 if node in table else _varint_bytes(65 + target - k - 1)
+
+    def zigzag(k, target):
+        if target is None:
+            return 1
+        delta = target - k - 1
+        return _varint_bytes(2 * delta if delta >= 0 else -2 * delta - 1)
+
+    assert len(kahn) == len(depth_first) == len(nodes)
+    return {"topological, next child implicit, 2-byte numbers": cost(kahn, lambda k, t: 2),
+            "depth first, zig-zag delta varints": cost(depth_first, zigzag),
+            "topological, 64 most used in a table": cost(kahn, tabled) + 2 * len(table)}
+
+
 def run() -> list[dict]:
     from lookup.dawg import Lexicon
-    from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
-    from lookup.graph import read_graph
+    from lookup.formats import (
+        DAWG_MAGIC,
+        GADDAG_MAGIC,
+        PACKED_HEADER,
+        TRIE_MAGIC,
+        graph_word_bytes,
+    )
+    from lookup.graph import read_graph, unpack_graph
     from pipeline.build_dawg import dawg_bytes
     from pipeline.build_gaddag import gaddag_bytes
     from pipeline.build_trie import trie_bytes
@@ -98,7 +182,7 @@ def run() -> list[dict]:
             rows.append(row(f"build {name}.{ext}", time.perf_counter() - started, "s",
                             note=f"{len(name_words):,} words, {size:,} bytes"))
 
-    # Sizes of every lexicon: v2 against v1 and the alternatives, in bytes.
+    # Sizes of every lexicon: v3 (packed graph and index) against v2, v1 and the alternatives.
     import dawg as dawg2
     import marisa_trie
 
@@ -109,11 +193,20 @@ def run() -> list[dict]:
         name_words = name_text.decode().split("\n")[:-1]
         for ext, magic in (("dawg", DAWG_MAGIC), ("trie", TRIE_MAGIC), ("gaddag", GADDAG_MAGIC)):
             graph = read_graph(LEX / f"{name}.{ext}", magic)
-            size = graph.size
-            v1 = (96 + -(-len(graph.alphabet.encode()) // 4) * 4
-                  + 4 * (len(graph.arcs) - graph.node_count))
-            rows.append(row(f"{name}.{ext} v2 size", size, "bytes", "v1 layout", v1,
-                            note=f"{size / len(name_words):.2f} bytes/word"))
+            arcs = len(graph.arcs) - 1 - graph.node_count
+            alphabet_bytes = len(graph.alphabet.encode())
+            v1 = 96 + -(-alphabet_bytes // 4) * 4 + 4 * (arcs + 1)
+            v2 = (128 + -(-alphabet_bytes // 8) * 8
+                  + (len(graph.arcs) + 1) * graph_word_bytes(len(graph.alphabet))
+                  + (4 * len(graph.arcs) if graph.counts is not None else 0))
+            per_word = f"{graph.size / len(name_words):.2f} bytes/word"
+            rows.append(row(f"{name}.{ext} v3 packed size", graph.size, "bytes", "v1 layout", v1,
+                            note=per_word))
+            rows.append(row(f"{name}.{ext} v3 packed size", graph.size, "bytes", "v2 layout", v2,
+                            note=per_word))
+            rows.append(row(f"{name}.{ext}.idx (runtime index) size", graph.index_size, "bytes",
+                            "v2 layout", v2,
+                            note="words, counts" + (" and membership" if graph.member else "")))
         dawg_size = (LEX / f"{name}.dawg").stat().st_size
         with tempfile.TemporaryDirectory() as tmp:
             marisa = marisa_trie.Trie(name_words)
@@ -126,9 +219,15 @@ def run() -> list[dict]:
                       ("marisa-trie", Path(f"{tmp}/m").stat().st_size),
                       ("DAWG2 (dawgdic)", Path(f"{tmp}/d").stat().st_size))
         for label, size in others:
-            rows.append(row(f"{name}.dawg vs {label}", dawg_size, "bytes", label, size))
+            rows.append(row(f"{name}.dawg (v3 packed) vs {label}", dawg_size, "bytes", label,
+                            size))
     rows.append(row("enable.dawg vs naive 27-slot trie", (LEX / "enable.dawg").stat().st_size,
                     "bytes", "naive 27-slot trie", naive))
+    packed = unpack_graph((LEX / "enable.dawg").read_bytes(), LEX / "enable.dawg", DAWG_MAGIC)
+    chosen = PACKED_HEADER.unpack_from((LEX / "enable.dawg").read_bytes())[10]  # arcs_bytes
+    for label, size in packing_alternatives(packed).items():
+        rows.append(row(f"ENABLE DAWG arcs packed as {label}", size, "bytes", "v3 packing",
+                        chosen, note="arcs only: no header, no counts"))
     marisa = marisa_trie.Trie(words)
     d2 = dawg2.DAWG(words)
 

@@ -1,7 +1,8 @@
 """Queries on a lexicon's word graph: membership, perfect hash, anagrams, unscramble, match.
 
-Reads what pipeline/build_dawg.py writes (and the packed trie of pipeline/build_trie.py, which
-has the same layout), in place: the arcs, node masks and counts are views of the memory map.
+Reads the runtime index that pipeline/build_dawg.py writes beside a .dawg (and beside the packed
+trie of pipeline/build_trie.py, which has the same layout), in place: the arcs, node masks,
+counts and the membership double array are views of the memory map.
 Results of anagrams/unscramble/match come longest first, then in alphabetical (code point)
 order.
 

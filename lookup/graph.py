@@ -216,7 +216,7 @@ def unpack_graph(data: bytes, path, magic: bytes) -> PackedGraph:
             counts = [varint() for _ in nodes]
             if position != len(data):
                 raise IndexError
-    except IndexError:
+    except (IndexError, RecursionError):  # a section that ends early, or nests without end
         raise corrupt(path, "arcs or counts section does not decode", GRAPH_MAKE_TARGET) from None
     if (len(nodes) != node_count or sum(map(len, nodes)) != arc_count
             or any(tile > len(alphabet) for arcs in nodes for tile, _a, _c in arcs)):

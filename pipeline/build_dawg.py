@@ -2,12 +2,14 @@
 
 Builds the minimal acyclic automaton of the word list by the incremental construction for
 sorted input of Daciuk, Mihov, Watson & Watson (2000), then writes it in the word-graph format
-of docs/FORMATS.md (read by lookup/dawg.py). The same builder serves the packed trie
-(pipeline/build_trie.py, minimization off) and the GADDAG (pipeline/build_gaddag.py, other
-input strings).
+of docs/FORMATS.md: the packed graph (variable width, shipped) and, beside it, the runtime
+index that lookup/graph.py maps (decoded from the packed graph, laid out in fixed-width words,
+with the perfect-hash counts and the membership double array). The same builder serves the
+packed trie (pipeline/build_trie.py, minimization off) and the GADDAG (pipeline/build_gaddag.py,
+other input strings).
 
 Usage: wordpack-build dawg artifacts/lexicons/NAME.txt --lexicon NAME
-           -o artifacts/lexicons/NAME.dawg
+           -o artifacts/lexicons/NAME.dawg   (also writes NAME.dawg.idx)
 """
 
 import hashlib
@@ -46,14 +48,13 @@ from lookup.formats import (
     REF_SHARED_BASE,
     graph_word_bytes,
 )
-from lookup.graph import PackedGraph, unpack_graph
+from lookup.graph import NO_CHILD, PackedGraph, unpack_graph
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
 # Inputs shorter than this build in well under a second: no progress bar.
 _PROGRESS_FROM = 200_000
 # A frozen node is a tuple of arcs (tile, accepts, child_id); child_id NO_CHILD means a leaf arc.
-NO_CHILD = -1
 
 
 class _NodeRegistry:
@@ -295,11 +296,15 @@ def membership_slots(graph: PackedGraph) -> tuple[list[int], int]:
             if not base_used[b] and not any(taken[b + tile] for tile in tiles):
                 break
             slot = taken.find(0, slot + 1)
+            if slot < 0:  # none free before the end: the array grows at the next try
+                slot = len(taken)
         base[node_id] = b
         base_used[b] = 1
         for tile in tiles:
             taken[b + tile] = 1
         first_free = taken.find(0, first_free)
+        if first_free < 0:
+            first_free = len(taken)
     # Room for every tile after the last base: a query of a tile the node lacks reads a
     # slot of the array, never past it.
     size = max(base) + len(graph.alphabet) + 1

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import lexicon_oracle as oracle
 from conftest import FIXTURES
 from lookup.dawg import Lexicon
-from lookup.errors import BadInput
+from lookup.errors import BadInput, CorruptArtifact
 from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, PACKED_HEADER, TRIE_MAGIC
 from lookup.graph import NO_CHILD, read_graph, unpack_graph
 from pipeline.build_dawg import dawg_bytes, write_graph_files
@@ -235,3 +235,19 @@ def test_cyrillic_lexicon(tmp_path):
     assert lex.unscramble("окшак?") == oracle.unscramble(words, "окшак?")
     with pytest.raises(BadInput, match="'x' in letters"):
         lex.anagrams("xот")
+
+
+def test_damaged_packed_graph_is_refused_in_one_line():
+    good = dawg_bytes(["cat", "cats", "dog", "dogs"], "acdgost")
+    fields = list(PACKED_HEADER.unpack_from(good))
+    header_size, arcs_bytes = fields[3], fields[10]
+    arcs = good[header_size:header_size + arcs_bytes]
+    # The last arc without LAST: its node reads on past the section. Then arcs that each hold
+    # their child in place, without end: nesting deeper than any word.
+    for damaged in (arcs[:-2] + bytes([arcs[-2] & ~0x40]) + arcs[-1:], bytes([1]) * 5000):
+        fields[2], fields[10], fields[11] = 0, len(damaged), 0  # no counts section
+        data = PACKED_HEADER.pack(*fields) + good[PACKED_HEADER.size:header_size] + damaged
+        with pytest.raises(CorruptArtifact) as error:
+            unpack_graph(data, "g.dawg", DAWG_MAGIC)
+        assert str(error.value) == ("g.dawg: arcs or counts section does not decode; delete "
+                                    "it and run `make lexicons` to rebuild")
