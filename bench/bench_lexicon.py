@@ -46,6 +46,21 @@ def per_call(fn, items, repeat=5) -> float:
     return best
 
 
+def paired_per_call(fn, baseline, items, rounds=7) -> tuple[float, float]:
+    """Best mean seconds per call of fn and of baseline over items, the two timed in turn
+    (on a shared machine whose load changes, back-to-back best-of runs would compare unequal
+    moments).
+    """
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for k, function in enumerate((fn, baseline)):
+            started = time.perf_counter()
+            for item in items:
+                function(item)
+            best[k] = min(best[k], (time.perf_counter() - started) / len(items))
+    return best[0], best[1]
+
+
 def median_time(fn, items) -> float:
     times = []
     for item in items:
@@ -146,6 +161,26 @@ def packing_alternatives(graph) -> dict[str, int]:
     return {"topological, next child implicit, 2-byte numbers": cost(kahn, lambda k, t: 2),
             "depth first, zig-zag delta varints": cost(depth_first, zigzag),
             "topological, 64 most used in a table": cost(kahn, tabled) + 2 * len(table)}
+
+
+def mask_walk_contains(lex):
+    """Membership through the index's node masks (the v2 reader's walk), the alternative to
+    the double array: one mask probe and a popcount per letter.
+    """
+    arcs, masks, root, table = lex.graph.arcs, lex.graph.node_mask, lex.graph.root, lex._tile_table
+
+    def contains(word):
+        p, arc = root, 0
+        for tile in word.encode("latin-1").translate(table):
+            mask = masks[p]
+            bit = 1 << tile
+            if not mask & bit:
+                return False
+            arc = arcs[p + (mask & (bit - 1)).bit_count()]
+            p = arc >> 8
+        return arc & 0x40 != 0
+
+    return contains
 
 
 def run() -> list[dict]:
@@ -253,12 +288,15 @@ def run() -> list[dict]:
     present = rng.sample(words, 20000)
     absent = ["".join(rng.choice(alphabet) for _ in range(len(w))) for w in present[:20000]]
     probes = present + absent
-    rows.append(row("contains (50% words)", per_call(lex.__contains__, probes) * 1e6, "us",
-                    "Python set", per_call(word_set.__contains__, probes) * 1e6))
-    rows.append(row("contains vs marisa-trie", per_call(lex.__contains__, probes) * 1e6, "us",
-                    "marisa-trie", per_call(marisa.__contains__, probes) * 1e6))
-    rows.append(row("contains vs DAWG2", per_call(lex.__contains__, probes) * 1e6, "us",
-                    "DAWG2 (C++)", per_call(d2.__contains__, probes) * 1e6))
+    walk = mask_walk_contains(lex)
+    assert [walk(p) for p in probes] == [p in word_set for p in probes]
+    for what, label, baseline in (
+            ("contains (50% words)", "Python set", word_set.__contains__),
+            ("contains vs marisa-trie", "marisa-trie", marisa.__contains__),
+            ("contains vs DAWG2", "DAWG2 (C++)", d2.__contains__),
+            ("contains (double array) vs node-mask walk", "node-mask walk (v2 reader)", walk)):
+        ours, theirs = paired_per_call(lex.__contains__, baseline, probes)
+        rows.append(row(what, ours * 1e6, "us", label, theirs * 1e6))
     rows.append(row("index(word)", per_call(lex.index, present[:5000]) * 1e6, "us"))
     rows.append(row("word(i)", per_call(lex.word, range(0, n, 37)) * 1e6, "us"))
 

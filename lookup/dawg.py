@@ -71,6 +71,7 @@ class Lexicon:
         self._masks = graph.node_mask
         self._counts = graph.counts
         self._member = graph.member
+        self._member_root = graph.member_root
         self._code = {letter: code for code, letter in enumerate(self.alphabet, start=1)}
         self._codec = _single_byte_codec(self.alphabet)
         tiles = bytearray(256)
@@ -102,7 +103,7 @@ class Lexicon:
         # node of base p is slot p + t when that slot's tile is t. Tile 0 (a letter outside
         # the alphabet) never matches an arc of a DAWG or trie.
         member = self._member
-        p = self.graph.member_root
+        p = self._member_root
         if not p:
             return False
         slot = 0
