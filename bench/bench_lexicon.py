@@ -241,7 +241,9 @@ def run() -> list[dict]:
                             note=per_word))
             rows.append(row(f"{name}.{ext}.idx (runtime index) size", graph.index_size, "bytes",
                             "v2 layout", v2,
-                            note="words, counts" + (" and membership" if graph.member else "")))
+                            note=", ".join(section for section, present in (
+                                ("words", True), ("counts", graph.counts is not None),
+                                ("membership", graph.member is not None)) if present)))
         dawg_size = (LEX / f"{name}.dawg").stat().st_size
         with tempfile.TemporaryDirectory() as tmp:
             marisa = marisa_trie.Trie(name_words)
