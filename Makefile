@@ -39,24 +39,26 @@ LEXICON_CONFIG := config/lexicons.toml
 # The lexicons are the tables of the config (its `[name]` lines); the runtime lists the built ones.
 LEXICONS := $(shell sed -n 's/^\[\([^]]*\)\]$$/\1/p' $(LEXICON_CONFIG))
 LEX := $(ARTIFACTS)/lexicons
-LEXICON_ARTIFACTS := $(foreach n,$(LEXICONS),$(foreach ext,txt trie dawg gaddag,$(LEX)/$(n).$(ext)))
-GRAPH_CODE := pipeline/build_dawg.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+# Each word graph is two files: the packed graph (shipped) and its runtime index (.idx).
+LEXICON_ARTIFACTS := $(foreach n,$(LEXICONS),$(foreach ext,txt trie trie.idx dawg dawg.idx gaddag gaddag.idx,$(LEX)/$(n).$(ext)))
+# One run writes a packed graph and its index (pattern rules with several targets are grouped).
+GRAPH_CODE := pipeline/build_dawg.py lookup/graph.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 
-## lexicons: normalized word lists, packed tries, DAWGs and GADDAGs of every lexicon
+## lexicons: normalized word lists, packed tries, DAWGs and GADDAGs (and their indexes) of every lexicon
 lexicons: $(LEXICON_ARTIFACTS)
 .PHONY: lexicons
 
 $(LEX)/%.txt: $(SOURCES)/%.txt $(LEXICON_CONFIG) pipeline/build_lexicon.py | $(VENV)/.installed
 	$(BUILD) lexicon $* --config $(LEXICON_CONFIG) --sources $(SOURCES) -o $@
 
-$(LEX)/%.trie: $(LEX)/%.txt pipeline/build_trie.py $(GRAPH_CODE) | $(VENV)/.installed
-	$(BUILD) trie $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+$(LEX)/%.trie $(LEX)/%.trie.idx: $(LEX)/%.txt pipeline/build_trie.py $(GRAPH_CODE) | $(VENV)/.installed
+	$(BUILD) trie $< --lexicon $* --config $(LEXICON_CONFIG) -o $(LEX)/$*.trie
 
-$(LEX)/%.dawg: $(LEX)/%.txt $(GRAPH_CODE) | $(VENV)/.installed
-	$(BUILD) dawg $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+$(LEX)/%.dawg $(LEX)/%.dawg.idx: $(LEX)/%.txt $(GRAPH_CODE) | $(VENV)/.installed
+	$(BUILD) dawg $< --lexicon $* --config $(LEXICON_CONFIG) -o $(LEX)/$*.dawg
 
-$(LEX)/%.gaddag: $(LEX)/%.txt pipeline/build_gaddag.py $(GRAPH_CODE) | $(VENV)/.installed
-	$(BUILD) gaddag $< --lexicon $* --config $(LEXICON_CONFIG) -o $@
+$(LEX)/%.gaddag $(LEX)/%.gaddag.idx: $(LEX)/%.txt pipeline/build_gaddag.py $(GRAPH_CODE) | $(VENV)/.installed
+	$(BUILD) gaddag $< --lexicon $* --config $(LEXICON_CONFIG) -o $(LEX)/$*.gaddag
 # ---- end lexicons --------------------------------------------------------------------------
 
 # ---- guessing games ------------------------------------------------------------------------

@@ -4,9 +4,12 @@ on ENABLE, start-up.
 Baselines measured here: a Python set (membership, memory), the same queries written naively
 over the set, the naive 27-slots-per-node trie (size computed from the trie's node count),
 gzip/xz of the word list, the two packages a Python user would otherwise pick (marisa-trie,
-DAWG2), built from the same words in this run, and the word-graph format v1 (its size follows
-from the same graph: 96-byte header, alphabet padded to 4 bytes, one u32 per arc; v2 adds a
-mask word per node and, in a DAWG or trie, a u32 count per word of the graph).
+DAWG2), built from the same words in this run, and the word-graph formats v1 and v2 (their
+sizes follow from the same graph: v1 a 96-byte header, the alphabet padded to 4 bytes and one
+u32 per arc; v2 a 128-byte header, the alphabet padded to 8, a word per arc and per node mask,
+and in a DAWG or trie a u32 count per word). v3 is two files: the packed graph (shipped) and
+its runtime index (.idx); both sizes are reported. The packings tried for v3 are measured on
+ENABLE's DAWG too (`packing_alternatives`).
 """
 
 import gc
@@ -27,7 +30,9 @@ sys.path.insert(0, str(REPO))
 from lookup.paths import artifacts_dir  # noqa: E402
 
 LEX = artifacts_dir() / "lexicons"
-LEXICONS = ("enable", "opentaal", "igerman98", "opencorpora-nouns")
+# Those of them that are built (a partial build benches what it has).
+LEXICONS = tuple(name for name in ("enable", "opentaal", "igerman98", "opencorpora-nouns")
+                 if (LEX / f"{name}.dawg").is_file())
 
 
 def per_call(fn, items, repeat=5) -> float:
@@ -39,6 +44,21 @@ def per_call(fn, items, repeat=5) -> float:
             fn(item)
         best = min(best, (time.perf_counter() - started) / len(items))
     return best
+
+
+def paired_per_call(fn, baseline, items, rounds=7) -> tuple[float, float]:
+    """Best mean seconds per call of fn and of baseline over items, the two timed in turn
+    (on a shared machine whose load changes, back-to-back best-of runs would compare unequal
+    moments).
+    """
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for k, function in enumerate((fn, baseline)):
+            started = time.perf_counter()
+            for item in items:
+                function(item)
+            best[k] = min(best[k], (time.perf_counter() - started) / len(items))
+    return best[0], best[1]
 
 
 def median_time(fn, items) -> float:
@@ -70,10 +90,109 @@ def naive_makeable(word_counts, letters):
     return out
 
 
+def _varint_bytes(value: int) -> int:
+    return max(1, -(-value.bit_length() // 7))
+
+
+def packing_alternatives(graph) -> dict[str, int]:
+    """Bytes of the arcs (no counts, no header) of a decoded packed graph
+    (lookup.graph.PackedGraph) under the packings compared for format v3: one head byte per
+    arc (tile, ACCEPTS, LAST, a flag), plus per arc to a child that is not written next:
+    - "topological, next child implicit, 2-byte numbers": nodes in a topological order that
+      puts a node right after a parent when it can (Kahn's algorithm, last freed first); an
+      arc to the next node costs nothing, any other arc (or no child) a 2-byte node number;
+    - "depth first, zig-zag delta varints": nodes in depth-first order, the child as a LEB128
+      zig-zag delta from the next node;
+    - "topological, 64 most used in a table": as the first, with the 64 most referenced nodes
+      named by a 1-byte table index and the others by a delta varint.
+    The packing of v3 (pre-order, one-parent nodes in place, shared nodes by number) is the
+    file's own arcs_bytes.
+    """
+    nodes = graph.nodes
+    parents = [0] * len(nodes)
+    for arcs in nodes:
+        for _tile, _accepts, child in arcs:
+            if child >= 0:
+                parents[child] += 1
+    waiting = list(parents)
+    ready, kahn = [0], []
+    while ready:
+        node = ready.pop()
+        kahn.append(node)
+        for _tile, _accepts, child in nodes[node]:
+            if child >= 0:
+                waiting[child] -= 1
+                if not waiting[child]:
+                    ready.append(child)
+    depth_first, seen, stack = [], set(), [0]
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            depth_first.append(node)
+            stack.extend(c for _t, _a, c in reversed(nodes[node]) if c >= 0 and c not in seen)
+
+    def cost(order, pointer) -> int:
+        number = {node: k for k, node in enumerate(order)}
+        total = 0
+        for k, node in enumerate(order):
+            for tile, _accepts, child in nodes[node]:
+                total += 1 + (tile >= 31)
+                if child < 0 or number[child] != k + 1:
+                    total += pointer(k, number.get(child))
+        return total
+
+    references = Counter(c for arcs in nodes for _t, _a, c in arcs if c >= 0)
+    table = {node: k for k, (node, _n) in enumerate(references.most_common(64))}
+
+    def tabled(k, target):
+        if target is None:
+            return 1
+        node = kahn[target]
+        return 1 if node in table else _varint_bytes(65 + target - k - 1)
+
+    def zigzag(k, target):
+        if target is None:
+            return 1
+        delta = target - k - 1
+        return _varint_bytes(2 * delta if delta >= 0 else -2 * delta - 1)
+
+    assert len(kahn) == len(depth_first) == len(nodes)
+    return {"topological, next child implicit, 2-byte numbers": cost(kahn, lambda k, t: 2),
+            "depth first, zig-zag delta varints": cost(depth_first, zigzag),
+            "topological, 64 most used in a table": cost(kahn, tabled) + 2 * len(table)}
+
+
+def mask_walk_contains(lex):
+    """Membership through the index's node masks (the v2 reader's walk), the alternative to
+    the double array: one mask probe and a popcount per letter.
+    """
+    arcs, masks, root, table = lex.graph.arcs, lex.graph.node_mask, lex.graph.root, lex._tile_table
+
+    def contains(word):
+        p, arc = root, 0
+        for tile in word.encode("latin-1").translate(table):
+            mask = masks[p]
+            bit = 1 << tile
+            if not mask & bit:
+                return False
+            arc = arcs[p + (mask & (bit - 1)).bit_count()]
+            p = arc >> 8
+        return arc & 0x40 != 0
+
+    return contains
+
+
 def run() -> list[dict]:
     from lookup.dawg import Lexicon
-    from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
-    from lookup.graph import read_graph
+    from lookup.formats import (
+        DAWG_MAGIC,
+        GADDAG_MAGIC,
+        PACKED_HEADER,
+        TRIE_MAGIC,
+        graph_word_bytes,
+    )
+    from lookup.graph import read_graph, unpack_graph
     from pipeline.build_dawg import dawg_bytes
     from pipeline.build_gaddag import gaddag_bytes
     from pipeline.build_trie import trie_bytes
@@ -98,7 +217,7 @@ def run() -> list[dict]:
             rows.append(row(f"build {name}.{ext}", time.perf_counter() - started, "s",
                             note=f"{len(name_words):,} words, {size:,} bytes"))
 
-    # Sizes of every lexicon: v2 against v1 and the alternatives, in bytes.
+    # Sizes of every lexicon: v3 (packed graph and index) against v2, v1 and the alternatives.
     import dawg as dawg2
     import marisa_trie
 
@@ -109,11 +228,22 @@ def run() -> list[dict]:
         name_words = name_text.decode().split("\n")[:-1]
         for ext, magic in (("dawg", DAWG_MAGIC), ("trie", TRIE_MAGIC), ("gaddag", GADDAG_MAGIC)):
             graph = read_graph(LEX / f"{name}.{ext}", magic)
-            size = graph.size
-            v1 = (96 + -(-len(graph.alphabet.encode()) // 4) * 4
-                  + 4 * (len(graph.arcs) - graph.node_count))
-            rows.append(row(f"{name}.{ext} v2 size", size, "bytes", "v1 layout", v1,
-                            note=f"{size / len(name_words):.2f} bytes/word"))
+            arcs = len(graph.arcs) - 1 - graph.node_count
+            alphabet_bytes = len(graph.alphabet.encode())
+            v1 = 96 + -(-alphabet_bytes // 4) * 4 + 4 * (arcs + 1)
+            v2 = (128 + -(-alphabet_bytes // 8) * 8
+                  + (len(graph.arcs) + 1) * graph_word_bytes(len(graph.alphabet))
+                  + (4 * len(graph.arcs) if graph.counts is not None else 0))
+            per_word = f"{graph.size / len(name_words):.2f} bytes/word"
+            rows.append(row(f"{name}.{ext} v3 packed size", graph.size, "bytes", "v1 layout", v1,
+                            note=per_word))
+            rows.append(row(f"{name}.{ext} v3 packed size", graph.size, "bytes", "v2 layout", v2,
+                            note=per_word))
+            rows.append(row(f"{name}.{ext}.idx (runtime index) size", graph.index_size, "bytes",
+                            "v2 layout", v2,
+                            note=", ".join(section for section, present in (
+                                ("words", True), ("counts", graph.counts is not None),
+                                ("membership", graph.member is not None)) if present)))
         dawg_size = (LEX / f"{name}.dawg").stat().st_size
         with tempfile.TemporaryDirectory() as tmp:
             marisa = marisa_trie.Trie(name_words)
@@ -126,9 +256,15 @@ def run() -> list[dict]:
                       ("marisa-trie", Path(f"{tmp}/m").stat().st_size),
                       ("DAWG2 (dawgdic)", Path(f"{tmp}/d").stat().st_size))
         for label, size in others:
-            rows.append(row(f"{name}.dawg vs {label}", dawg_size, "bytes", label, size))
+            rows.append(row(f"{name}.dawg (v3 packed) vs {label}", dawg_size, "bytes", label,
+                            size))
     rows.append(row("enable.dawg vs naive 27-slot trie", (LEX / "enable.dawg").stat().st_size,
                     "bytes", "naive 27-slot trie", naive))
+    packed = unpack_graph((LEX / "enable.dawg").read_bytes(), LEX / "enable.dawg", DAWG_MAGIC)
+    chosen = PACKED_HEADER.unpack_from((LEX / "enable.dawg").read_bytes())[10]  # arcs_bytes
+    for label, size in packing_alternatives(packed).items():
+        rows.append(row(f"ENABLE DAWG arcs packed as {label}", size, "bytes", "v3 packing",
+                        chosen, note="arcs only: no header, no counts"))
     marisa = marisa_trie.Trie(words)
     d2 = dawg2.DAWG(words)
 
@@ -154,12 +290,15 @@ def run() -> list[dict]:
     present = rng.sample(words, 20000)
     absent = ["".join(rng.choice(alphabet) for _ in range(len(w))) for w in present[:20000]]
     probes = present + absent
-    rows.append(row("contains (50% words)", per_call(lex.__contains__, probes) * 1e6, "us",
-                    "Python set", per_call(word_set.__contains__, probes) * 1e6))
-    rows.append(row("contains vs marisa-trie", per_call(lex.__contains__, probes) * 1e6, "us",
-                    "marisa-trie", per_call(marisa.__contains__, probes) * 1e6))
-    rows.append(row("contains vs DAWG2", per_call(lex.__contains__, probes) * 1e6, "us",
-                    "DAWG2 (C++)", per_call(d2.__contains__, probes) * 1e6))
+    walk = mask_walk_contains(lex)
+    assert [walk(p) for p in probes] == [p in word_set for p in probes]
+    for what, label, baseline in (
+            ("contains (50% words)", "Python set", word_set.__contains__),
+            ("contains vs marisa-trie", "marisa-trie", marisa.__contains__),
+            ("contains vs DAWG2", "DAWG2 (C++)", d2.__contains__),
+            ("contains (double array) vs node-mask walk", "node-mask walk (v2 reader)", walk)):
+        ours, theirs = paired_per_call(lex.__contains__, baseline, probes)
+        rows.append(row(what, ours * 1e6, "us", label, theirs * 1e6))
     rows.append(row("index(word)", per_call(lex.index, present[:5000]) * 1e6, "us"))
     rows.append(row("word(i)", per_call(lex.word, range(0, n, 37)) * 1e6, "us"))
 

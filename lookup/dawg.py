@@ -1,7 +1,8 @@
 """Queries on a lexicon's word graph: membership, perfect hash, anagrams, unscramble, match.
 
-Reads what pipeline/build_dawg.py writes (and the packed trie of pipeline/build_trie.py, which
-has the same layout), in place: the arcs, node masks and counts are views of the memory map.
+Reads the runtime index that pipeline/build_dawg.py writes beside a .dawg (and beside the packed
+trie of pipeline/build_trie.py, which has the same layout), in place: the arcs, node masks,
+counts and the membership double array are views of the memory map.
 Results of anagrams/unscramble/match come longest first, then in alphabetical (code point)
 order.
 
@@ -21,6 +22,9 @@ from lookup.formats import (
     ARC_TILE_MASK,
     BLANK_SYMBOL,
     GRAPH_MAKE_TARGET,
+    MEMBER_ACCEPTS,
+    MEMBER_CHILD_SHIFT,
+    MEMBER_TILE_MASK,
     corrupt,
 )
 from lookup.graph import GraphFile
@@ -32,9 +36,10 @@ MAX_PATTERN_LENGTH = 64
 # that covers the alphabet (ASCII letters for ENABLE, cp1251 for Russian), then a 256-byte
 # translation table (letters outside the alphabet become tile 0, which no DAWG node has).
 _SINGLE_BYTE_CODECS = ("latin-1", "cp1251", "iso8859_7", "cp1250")
-# The hot loops (__contains__, _makeable) inline the arc layout for speed: module globals cost a
-# dict probe each. This pins the layout they assume.
+# The hot loops (__contains__, _makeable) inline the layouts for speed: module globals cost a
+# dict probe each. This pins the layouts they assume.
 assert (ARC_TILE_MASK, ARC_ACCEPTS, ARC_LAST, ARC_CHILD_SHIFT) == (0x3F, 0x40, 0x80, 8)
+assert (MEMBER_TILE_MASK, MEMBER_ACCEPTS, MEMBER_CHILD_SHIFT) == (0x3F, 0x40, 7)
 
 
 def _single_byte_codec(alphabet: str) -> str | None:
@@ -56,14 +61,17 @@ class Lexicon:
     """
 
     def __init__(self, graph: GraphFile, name: str):
-        if graph.counts is None:
-            raise corrupt(graph.path, "has no perfect-hash counts", GRAPH_MAKE_TARGET)
+        if graph.counts is None or graph.member is None:
+            raise corrupt(graph.path, "has no perfect-hash counts or membership section",
+                          GRAPH_MAKE_TARGET)
         self.name = name
         self.graph = graph
         self.alphabet = graph.alphabet
         self._arcs = graph.arcs
         self._masks = graph.node_mask
         self._counts = graph.counts
+        self._member = graph.member
+        self._member_root = graph.member_root
         self._code = {letter: code for code, letter in enumerate(self.alphabet, start=1)}
         self._codec = _single_byte_codec(self.alphabet)
         tiles = bytearray(256)
@@ -91,19 +99,20 @@ class Lexicon:
                 tiles = word.encode(self._codec).translate(self._tile_table)
             except UnicodeEncodeError:
                 return False
-        arcs = self._arcs
-        masks = self._masks
-        p = self.graph.root
-        arc = 0
-        # One mask probe per letter: the arc of tile t is at p + (tiles of the node below t).
+        # The double array (docs/FORMATS.md "Membership section"): the arc of tile t of the
+        # node of base p is slot p + t when that slot's tile is t. Tile 0 (a letter outside
+        # the alphabet) never matches an arc of a DAWG or trie.
+        member = self._member
+        p = self._member_root
+        if not p:
+            return False
+        slot = 0
         for tile in tiles:
-            mask = masks[p]
-            bit = 1 << tile
-            if not mask & bit:
+            slot = member[p + tile]
+            if slot & 0x3F != tile:
                 return False
-            arc = arcs[p + (mask & (bit - 1)).bit_count()]
-            p = arc >> 8
-        return arc & 0x40 != 0
+            p = slot >> 7
+        return slot & 0x40 != 0
 
     def __iter__(self):
         """Every word, in sorted order."""
@@ -217,38 +226,87 @@ class Lexicon:
         never changes which words are makeable, so each prefix is visited at most once.
         """
         arcs = self._arcs
+        masks = self._masks
         letter_of = " " + self.alphabet
-        forced = [self._code[ch] for ch in starts]
         found = []
 
-        def walk(p: int, blanks: int, prefix: str) -> None:
-            depth = len(prefix) + 1
-            want = forced[depth - 1] if depth <= len(forced) else 0
+        def rack_walk(p: int, prefix: str, depth: int, rmask: int) -> None:
+            # No blank left: only the arcs of the rack's tiles (rmask: bit t set while the
+            # rack has tile t), found through the node's mask. A child is entered only when it
+            # has one of the tiles left.
+            mask = masks[p]
+            bits = mask & rmask
+            ends = depth >= min_len
+            more = depth < max_len
+            while bits:
+                bit = bits & -bits
+                bits ^= bit
+                arc = arcs[p + (mask & (bit - 1)).bit_count()]
+                tile = arc & 0x3F
+                word = prefix + letter_of[tile]
+                if arc & 0x40 and ends:
+                    found.append(word)
+                child = arc >> 8
+                if child and more:
+                    left = rack[tile] - 1
+                    after = rmask if left else rmask ^ bit
+                    if masks[child] & after:
+                        rack[tile] = left
+                        rack_walk(child, word, depth + 1, after)
+                        rack[tile] = left + 1
+
+        def blank_walk(p: int, prefix: str, depth: int, rmask: int, blanks: int) -> None:
+            # A blank is left, so every arc may take a tile: scan them in order.
+            ends = depth >= min_len
+            more = depth < max_len
             while True:
                 arc = arcs[p]
                 tile = arc & 0x3F
-                if not want or tile == want:
+                word = prefix + letter_of[tile]
+                if arc & 0x40 and ends:
+                    found.append(word)
+                child = arc >> 8
+                if child and more:
                     if rack[tile]:
-                        rack[tile] -= 1
-                        word = prefix + letter_of[tile]
-                        if arc & 0x40 and depth >= min_len:
-                            found.append(word)
-                        if arc >> 8 and depth < max_len:
-                            walk(arc >> 8, blanks, word)
-                        rack[tile] += 1
-                    elif blanks:
-                        word = prefix + letter_of[tile]
-                        if arc & 0x40 and depth >= min_len:
-                            found.append(word)
-                        if arc >> 8 and depth < max_len:
-                            walk(arc >> 8, blanks - 1, word)
+                        left = rack[tile] - 1
+                        rack[tile] = left
+                        blank_walk(child, word, depth + 1, rmask if left else rmask & ~(1 << tile),
+                                   blanks)
+                        rack[tile] = left + 1
+                    elif blanks > 1:
+                        blank_walk(child, word, depth + 1, rmask, blanks - 1)
+                    elif masks[child] & rmask:
+                        rack_walk(child, word, depth + 1, rmask)
                 if arc & 0x80:
                     return
                 p += 1
 
-        if self.graph.root and max_len > 0:
-            walk(self.graph.root, blanks, "")
-        found.sort(key=lambda w: (-len(w), w))
+        # The forced start, a rack tile where the rack has one, else a blank.
+        p = self.graph.root
+        arc = 0
+        for letter in starts:
+            tile = self._code[letter]
+            if not p or not masks[p] >> tile & 1:
+                return []
+            if rack[tile]:
+                rack[tile] -= 1
+            elif blanks:
+                blanks -= 1
+            else:
+                return []
+            arc = arcs[p + (masks[p] & ((1 << tile) - 1)).bit_count()]
+            p = arc >> 8
+        if starts and arc & 0x40 and min_len <= len(starts) <= max_len:
+            found.append(starts)
+        depth = len(starts) + 1
+        rmask = sum(1 << tile for tile, n in enumerate(rack) if n)
+        if p and depth <= max_len:
+            if blanks:
+                blank_walk(p, starts, depth, rmask, blanks)
+            elif masks[p] & rmask:
+                rack_walk(p, starts, depth, rmask)
+        # The walk is depth first with arcs in tile order, so `found` is in code point order.
+        found.sort(key=len, reverse=True)  # stable: alphabetical within a length
         return found
 
     def anagrams(self, letters: str) -> list[str]:
@@ -359,5 +417,6 @@ class Lexicon:
 
         if self.graph.root:
             walk(self.graph.root, closure({0}))
-        found.sort(key=lambda w: (-len(w), w))
+        # The walk is depth first with arcs in tile order, so `found` is in code point order.
+        found.sort(key=len, reverse=True)  # stable: alphabetical within a length
         return found

@@ -10,33 +10,65 @@ from pathlib import Path
 
 from lookup.errors import ArtifactMissing, CorruptArtifact, UnsupportedFormat, make_command
 
-# --- Word-graph files (.trie, .dawg, .gaddag) -------------------------------------------------
-# Layout (version 2): fixed header (GRAPH_HEADER), alphabet (UTF-8, zero-padded to a multiple of
-# 8 bytes), then the words section: one zero word, then `arc_count` little-endian words of
-# `word_bytes` (4, or 8 when the alphabet has 32 letters or more): the root pointer, then each
-# node as its tile mask followed by its arcs. With GRAPH_HAS_COUNTS (DAWG, trie) a counts
-# section of `arc_count` u32 follows. Nothing else: the file size follows from the header.
+# --- Word graphs (.trie, .dawg, .gaddag) and their runtime indexes (.idx) ---------------------
+# Version 3: two files per graph, built by one pipeline run (docs/FORMATS.md "Word graphs").
+# - The packed graph `<name>.<kind>` (shipped; clients/js/lexicon.js reads it): PACKED_HEADER,
+#   the alphabet (UTF-8, zero-padded to a multiple of 8 bytes), the arcs section (the nodes in
+#   pre-order, variable width, see PACKED_*), then with GRAPH_HAS_COUNTS the counts section
+#   (one LEB128 varint per node: the words below it).
+# - The runtime index `<name>.<kind>.idx` beside it (lookup/graph.py reads it, a memory map
+#   and a header check): INDEX_HEADER, the alphabet, the words section (the root pointer, then
+#   each node as its tile mask followed by its arcs, ARC_*), with GRAPH_HAS_COUNTS the counts
+#   section (u32 per word), with GRAPH_HAS_MEMBERSHIP the membership section (a double array,
+#   MEMBER_*). Everything Python's queries need is stored; nothing is computed at load.
 TRIE_MAGIC = b"WPTRIE\x00\x00"
 DAWG_MAGIC = b"WPDAWG\x00\x00"
 GADDAG_MAGIC = b"WPGADDAG"
-GRAPH_VERSION = 2
-GRAPH_EARLIEST_SUPPORTED_VERSION = 2
+# The index of a graph of magic M has magic INDEX_MAGIC[M].
+INDEX_MAGIC = {TRIE_MAGIC: b"WPTRIEIX", DAWG_MAGIC: b"WPDAWGIX", GADDAG_MAGIC: b"WPGADDIX"}
+INDEX_SUFFIX = ".idx"
+GRAPH_VERSION = 3
+GRAPH_EARLIEST_SUPPORTED_VERSION = 3
 # Rebuilds every word graph (a file of an older version names it in its error).
 GRAPH_MAKE_TARGET = "lexicons"
 
-# magic, version, flags, header_size, input_sha256, payload_sha256,
-# word_count, node_count, arc_count, alphabet_bytes, word_bytes, then 28 reserved zero bytes
-GRAPH_HEADER = struct.Struct("<8sHHI32s32sIIIII28x")
-assert GRAPH_HEADER.size == 128
-GRAPH_HAS_COUNTS = 0x1  # flags bit 0: the perfect-hash counts section is present
-GRAPH_ALIGNMENT = 8  # the alphabet is padded so that the words section starts on this boundary
-# Word width: 4 bytes while every tile mask fits in 32 bits (tiles 0..31), else 8.
+# Packed graph header: magic, version, flags, header_size, input_sha256, payload_sha256,
+# word_count, node_count, arc_count, alphabet_bytes, arcs_bytes, counts_bytes, 24 reserved
+# zero bytes.
+PACKED_HEADER = struct.Struct("<8sHHI32s32sIIIIII24x")
+assert PACKED_HEADER.size == 128
+# Index header: magic, version, flags, header_size, graph_sha256 (the payload_sha256 of the
+# packed graph it was built from), payload_sha256, word_count, node_count, arc_count (words in
+# the words section after the zero word), alphabet_bytes, word_bytes, member_slots,
+# member_root, 20 reserved zero bytes.
+INDEX_HEADER = struct.Struct("<8sHHI32s32sIIIIIII20x")
+assert INDEX_HEADER.size == 128
+GRAPH_HAS_COUNTS = 0x1  # flags bit 0: the counts section is present (DAWG, trie)
+GRAPH_HAS_MEMBERSHIP = 0x2  # flags bit 1 (index only): the membership section is present
+GRAPH_ALIGNMENT = 8  # the alphabet is padded so that the next section starts on this boundary
+
+# A packed arc is one head byte, then the tile byte when the head's tile field is
+# PACKED_TILE_ESCAPE, then with PACKED_REF a LEB128 reference; without PACKED_REF the child
+# node follows right there (its arcs, in pre-order). A node is its arcs, the last with
+# PACKED_LAST. A node reached by one arc only is written where that arc is; a node reached by
+# several (shared) is written at its first arc, with reference REF_NEW_SHARED, and later arcs
+# name it by its shared number (in order of first appearance) + REF_SHARED_BASE.
+PACKED_TILE_MASK = 0x1F  # bits 0-4: the tile, or PACKED_TILE_ESCAPE
+PACKED_TILE_ESCAPE = 0x1F  # tiles 31..63: the tile is the next byte
+PACKED_ACCEPTS = 0x20  # bit 5: the path ending with this arc spells a word
+PACKED_LAST = 0x40  # bit 6: last arc of its node
+PACKED_REF = 0x80  # bit 7: a reference follows (else the child is written next)
+REF_NO_CHILD = 0
+REF_NEW_SHARED = 1
+REF_SHARED_BASE = 2
+
+# Index words: 4 bytes while every tile mask fits in 32 bits (tiles 0..31), else 8.
 NARROW_WORD_BYTES = 4
 WIDE_WORD_BYTES = 8
 NARROW_MAX_ALPHABET = 31
 COUNT_BYTES = 4
 
-# One arc is one word (its high 32 bits zero when words are 8 bytes). Arcs of a node are
+# One index arc is one word (its high 32 bits zero when words are 8 bytes). Arcs of a node are
 # contiguous, sorted by tile, the last one has ARC_LAST; the word before a node's first arc is
 # its tile mask (bit k set when the node has an arc of tile k).
 ARC_TILE_MASK = 0x3F  # bits 0-5: 0 = GADDAG separator, k = alphabet[k - 1]
@@ -49,9 +81,19 @@ MAX_ALPHABET = ARC_TILE_MASK  # tiles 1..63
 # Arc 0 is the root pointer: its child field is the index of the root node (0 if no words).
 ROOT_POINTER_INDEX = 0
 
+# Membership section: a double array of `member_slots` u32. A node has a base b >= 1 (no two
+# nodes share one); its arc of tile t is slot b + t, which holds t | MEMBER_ACCEPTS | (the
+# child's base << MEMBER_CHILD_SHIFT), base 0 for no child. A slot whose tile field is not t
+# belongs to no arc of tile t of that node. member_root is the root's base (0: no words).
+MEMBER_TILE_MASK = 0x3F
+MEMBER_ACCEPTS = 0x40
+MEMBER_CHILD_SHIFT = 7
+MEMBER_MAX_BASE = (1 << 25) - 1
+MEMBER_SLOT_BYTES = 4
+
 
 def graph_word_bytes(alphabet_size: int) -> int:
-    """Bytes per word of a word graph over `alphabet_size` letters (masks need tile bits 0..n)."""
+    """Bytes per word of a graph index over `alphabet_size` letters (masks need tile bits 0..n)."""
     return NARROW_WORD_BYTES if alphabet_size <= NARROW_MAX_ALPHABET else WIDE_WORD_BYTES
 
 

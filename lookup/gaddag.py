@@ -1,8 +1,9 @@
 """Loading GADDAG files (written by pipeline/build_gaddag.py) for move generation.
 
 The file is a word graph (lookup/graph.py, docs/FORMATS.md) whose strings are Gordon's
-reverse(prefix) ^ suffix forms; tile 0 is the separator `^`. The move generator walks
-`arcs` directly.
+reverse(prefix) ^ suffix forms; tile 0 is the separator `^`. Loading checks the packed
+.gaddag's header and maps its runtime index (.gaddag.idx); the move generator walks the
+index's `arcs` and `node_mask` directly.
 """
 
 import functools

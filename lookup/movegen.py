@@ -58,7 +58,7 @@ DOWN = 1
 
 @dataclass(frozen=True)
 class GaddagTables:
-    """A GADDAG ready for move generation: views of its file, nothing computed at load.
+    """A GADDAG ready for move generation: views of its runtime index, nothing computed at load.
 
     Attributes:
         alphabet: the lexicon's letters; tile k is alphabet[k - 1], tile 0 the separator.

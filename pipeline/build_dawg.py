@@ -2,12 +2,14 @@
 
 Builds the minimal acyclic automaton of the word list by the incremental construction for
 sorted input of Daciuk, Mihov, Watson & Watson (2000), then writes it in the word-graph format
-of docs/FORMATS.md (read by lookup/dawg.py). The same builder serves the packed trie
-(pipeline/build_trie.py, minimization off) and the GADDAG (pipeline/build_gaddag.py, other
-input strings).
+of docs/FORMATS.md: the packed graph (variable width, shipped) and, beside it, the runtime
+index that lookup/graph.py maps (decoded from the packed graph, laid out in fixed-width words,
+with the perfect-hash counts and the membership double array). The same builder serves the
+packed trie (pipeline/build_trie.py, minimization off) and the GADDAG (pipeline/build_gaddag.py,
+other input strings).
 
 Usage: wordpack-build dawg artifacts/lexicons/NAME.txt --lexicon NAME
-           -o artifacts/lexicons/NAME.dawg
+           -o artifacts/lexicons/NAME.dawg   (also writes NAME.dawg.idx)
 """
 
 import hashlib
@@ -23,21 +25,36 @@ from lookup.formats import (
     ARC_MAX_INDEX,
     COUNT_BYTES,
     DAWG_MAGIC,
+    GADDAG_MAGIC,
     GRAPH_ALIGNMENT,
     GRAPH_HAS_COUNTS,
-    GRAPH_HEADER,
+    GRAPH_HAS_MEMBERSHIP,
     GRAPH_VERSION,
+    INDEX_HEADER,
+    INDEX_MAGIC,
+    INDEX_SUFFIX,
     MAX_ALPHABET,
-    ROOT_POINTER_INDEX,
+    MEMBER_ACCEPTS,
+    MEMBER_CHILD_SHIFT,
+    MEMBER_MAX_BASE,
+    MEMBER_SLOT_BYTES,
+    PACKED_ACCEPTS,
+    PACKED_HEADER,
+    PACKED_LAST,
+    PACKED_REF,
+    PACKED_TILE_ESCAPE,
+    REF_NEW_SHARED,
+    REF_NO_CHILD,
+    REF_SHARED_BASE,
     graph_word_bytes,
 )
+from lookup.graph import NO_CHILD, PackedGraph, unpack_graph
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
 # Inputs shorter than this build in well under a second: no progress bar.
 _PROGRESS_FROM = 200_000
 # A frozen node is a tuple of arcs (tile, accepts, child_id); child_id NO_CHILD means a leaf arc.
-NO_CHILD = -1
 
 
 class _NodeRegistry:
@@ -102,61 +119,73 @@ def _freeze_below(path, registry, depth: int) -> None:
         path[-1][-1][2] = child
 
 
-def encode_graph(nodes: list[tuple], root: int) -> list[int]:
-    """Lay nodes out as words: arc 0 points at the root, then each node as its tile mask
-    followed by its arcs, from the root down.
-
-    Nodes are written in decreasing id order, so every child lies after its parent: the word
-    counts come out of one backward pass (`word_counts`).
+def node_word_counts(nodes: list[tuple]) -> list[int]:
+    """Words below each node (paths from it ending on an accepting arc), by node id: children
+    have smaller ids than their parents, so one pass in id order.
     """
-    start = {}
-    position = 1
-    for node_id in range(len(nodes) - 1, -1, -1):
-        start[node_id] = position + 1
-        position += 1 + len(nodes[node_id])
-    if position - 1 > ARC_MAX_INDEX:
-        raise BadInput(f"graph has {position} words; the format holds at most {ARC_MAX_INDEX}")
-    words = [ARC_LAST | ((start[root] if root != NO_CHILD else 0) << ARC_CHILD_SHIFT)]
-    for node_id in range(len(nodes) - 1, -1, -1):
-        node = nodes[node_id]
-        words.append(sum(1 << tile for tile, _accepts, _child in node))
-        for k, (tile, accepts, child) in enumerate(node):
-            arc = tile
-            if accepts:
-                arc |= ARC_ACCEPTS
-            if k == len(node) - 1:
-                arc |= ARC_LAST
-            if child != NO_CHILD:
-                arc |= start[child] << ARC_CHILD_SHIFT
-            words.append(arc)
-    return words
-
-
-def word_counts(words: list[int]) -> list[int]:
-    """The perfect-hash counts: at each arc p, the words whose path takes arc p or a later arc
-    of its node (0 at the root pointer and at mask words). One backward pass: children lie
-    after their parents.
-    """
-    counts = [0] * len(words)
-    is_arc = [False] * len(words)
-    p = words[ROOT_POINTER_INDEX] >> ARC_CHILD_SHIFT
-    # Mask words are the ones right before a node's first arc: walk node by node.
-    while p and p < len(words):
-        while True:
-            is_arc[p] = True
-            if words[p] & ARC_LAST:
-                break
-            p += 1
-        p += 2
-    for p in range(len(words) - 1, 0, -1):
-        if not is_arc[p]:
-            continue
-        arc = words[p]
-        count = counts[arc >> ARC_CHILD_SHIFT] + (1 if arc & ARC_ACCEPTS else 0)
-        if not arc & ARC_LAST:
-            count += counts[p + 1]
-        counts[p] = count
+    counts = [0] * len(nodes)
+    for node_id, node in enumerate(nodes):
+        counts[node_id] = sum((1 if accepts else 0) + (counts[child] if child != NO_CHILD else 0)
+                              for _tile, accepts, child in node)
     return counts
+
+
+def _varint(value: int) -> bytes:
+    """LEB128: seven bits a byte, low bits first, bit 7 set on every byte but the last."""
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def pack_graph(nodes: list[tuple], root: int) -> tuple[bytes, list[int]]:
+    """The arcs section of a packed graph, and the node ids in the order they are written.
+
+    Pre-order from the root: each arc's child is written right after the arc (its head byte
+    without PACKED_REF) when the arc is the only one reaching it, else at its first arc
+    (REF_NEW_SHARED) and referred to by its shared number afterwards.
+    """
+    parents = [0] * len(nodes)
+    for node in nodes:
+        for _tile, _accepts, child in node:
+            if child != NO_CHILD:
+                parents[child] += 1
+    shared_number: dict[int, int] = {}
+    order: list[int] = []
+    out = bytearray()
+
+    def write(node_id: int) -> None:
+        # Recursion depth is the longest string (at most 64 letters and the separator).
+        order.append(node_id)
+        node = nodes[node_id]
+        for k, (tile, accepts, child) in enumerate(node):
+            head = min(tile, PACKED_TILE_ESCAPE)
+            if accepts:
+                head |= PACKED_ACCEPTS
+            if k == len(node) - 1:
+                head |= PACKED_LAST
+            tail = bytes([tile]) if tile >= PACKED_TILE_ESCAPE else b""
+            if child != NO_CHILD and parents[child] == 1:
+                out.append(head)
+                out.extend(tail)
+                write(child)
+                continue
+            out.append(head | PACKED_REF)
+            out.extend(tail)
+            if child == NO_CHILD:
+                out.extend(_varint(REF_NO_CHILD))
+            elif child in shared_number:
+                out.extend(_varint(REF_SHARED_BASE + shared_number[child]))
+            else:
+                shared_number[child] = len(shared_number)
+                out.extend(_varint(REF_NEW_SHARED))
+                write(child)
+
+    if root != NO_CHILD:
+        write(root)
+    return bytes(out), order
 
 
 def tile_strings(words, alphabet: str) -> list[str]:
@@ -174,33 +203,157 @@ def tile_strings(words, alphabet: str) -> list[str]:
     return strings
 
 
+def _padded_alphabet(alphabet: str) -> tuple[bytes, int]:
+    """The alphabet's UTF-8 bytes zero-padded to GRAPH_ALIGNMENT, and the unpadded length."""
+    encoded = alphabet.encode("utf-8")
+    return encoded + b"\x00" * (-len(encoded) % GRAPH_ALIGNMENT), len(encoded)
+
+
 def graph_bytes(magic: bytes, alphabet: str, input_sha256: str, word_count: int,
                 nodes: list[tuple], root: int, with_counts: bool = True) -> bytes:
-    """A complete word-graph file: header, padded alphabet, words, and the counts unless
-    `with_counts` is off (the GADDAG has no use for a perfect hash).
+    """A complete packed graph file: header, padded alphabet, arcs, and the per-node word
+    counts unless `with_counts` is off (the GADDAG has no use for a perfect hash).
     """
-    words = encode_graph(nodes, root)
-    word_bytes = graph_word_bytes(len(alphabet))
-    alphabet_bytes = alphabet.encode("utf-8")
-    padded = alphabet_bytes + b"\x00" * (-len(alphabet_bytes) % GRAPH_ALIGNMENT)
-    sections = [b"\x00" * word_bytes,
-                b"".join(word.to_bytes(word_bytes, "little") for word in words)]
+    arcs, order = pack_graph(nodes, root)
+    counts = b""
     if with_counts:
-        sections.append(b"".join(count.to_bytes(COUNT_BYTES, "little")
-                                 for count in word_counts(words)))
-    payload = padded + b"".join(sections)
-    header = GRAPH_HEADER.pack(
+        below = node_word_counts(nodes)
+        counts = b"".join(_varint(below[node_id]) for node_id in order)
+    padded, alphabet_len = _padded_alphabet(alphabet)
+    payload = padded + arcs + counts
+    header = PACKED_HEADER.pack(
         magic,
         GRAPH_VERSION,
         GRAPH_HAS_COUNTS if with_counts else 0,
-        GRAPH_HEADER.size + len(padded),
+        PACKED_HEADER.size + len(padded),
         bytes.fromhex(input_sha256),
         hashlib.sha256(payload).digest(),
         word_count,
         len(nodes),
+        sum(len(node) for node in nodes),
+        alphabet_len,
+        len(arcs),
+        len(counts),
+    )
+    return header + payload
+
+
+def index_words(graph: PackedGraph) -> tuple[list[int], list[int]]:
+    """The words section of the index (root pointer, then per node its mask and arcs, nodes in
+    the packed graph's order) and, for a graph with counts, the per-arc counts (at arc p: the
+    words whose path takes arc p or a later arc of its node; 0 at the root pointer and masks).
+    """
+    start = []
+    position = 1
+    for node in graph.nodes:
+        start.append(position + 1)
+        position += 1 + len(node)
+    if position - 1 > ARC_MAX_INDEX:
+        raise BadInput(f"graph has {position} words; the index holds at most {ARC_MAX_INDEX}")
+    words = [ARC_LAST | ((start[0] if graph.nodes else 0) << ARC_CHILD_SHIFT)]
+    arc_counts = [0]
+    for node in graph.nodes:
+        words.append(sum(1 << tile for tile, _accepts, _child in node))
+        arc_counts.append(0)
+        for k, (tile, accepts, child) in enumerate(node):
+            arc = tile
+            if accepts:
+                arc |= ARC_ACCEPTS
+            if k == len(node) - 1:
+                arc |= ARC_LAST
+            if child != NO_CHILD:
+                arc |= start[child] << ARC_CHILD_SHIFT
+            words.append(arc)
+        if graph.counts is not None:
+            # Suffix sums over the node's arcs, last arc first.
+            below = 0
+            tail = []
+            for _tile, accepts, child in reversed(node):
+                below += (1 if accepts else 0) + (graph.counts[child] if child != NO_CHILD else 0)
+                tail.append(below)
+            arc_counts.extend(reversed(tail))
+    return words, arc_counts
+
+
+def membership_slots(graph: PackedGraph) -> tuple[list[int], int]:
+    """The membership section (docs/FORMATS.md): a double array of the graph, and the root's
+    base. Bases are given first fit, nodes in order, each distinct and at least 1.
+    """
+    if not graph.nodes:
+        return [], 0
+    taken = bytearray(1 << 16)  # slot used; grows as needed
+    base_used = bytearray(1 << 16)
+    base = [0] * len(graph.nodes)
+    first_free = 1
+    for node_id, node in enumerate(graph.nodes):
+        tiles = [tile for tile, _accepts, _child in node]
+        slot = first_free
+        while True:
+            b = max(1, slot - tiles[0])
+            if b + tiles[-1] >= len(taken):
+                taken.extend(bytes(len(taken)))
+                base_used.extend(bytes(len(base_used)))
+            if not base_used[b] and not any(taken[b + tile] for tile in tiles):
+                break
+            slot = taken.find(0, slot + 1)
+            if slot < 0:  # none free before the end: the array grows at the next try
+                slot = len(taken)
+        base[node_id] = b
+        base_used[b] = 1
+        for tile in tiles:
+            taken[b + tile] = 1
+        first_free = taken.find(0, first_free)
+        if first_free < 0:
+            first_free = len(taken)
+    # Room for every tile after the last base: a query of a tile the node lacks reads a
+    # slot of the array, never past it.
+    size = max(base) + len(graph.alphabet) + 1
+    if max(base) > MEMBER_MAX_BASE:
+        raise BadInput(f"membership bases reach {max(base)}; the index holds {MEMBER_MAX_BASE}")
+    slots = [0] * size
+    for node_id, node in enumerate(graph.nodes):
+        b = base[node_id]
+        for tile, accepts, child in node:
+            slots[b + tile] = (tile | (MEMBER_ACCEPTS if accepts else 0)
+                               | (base[child] if child != NO_CHILD else 0) << MEMBER_CHILD_SHIFT)
+    return slots, base[0]
+
+
+def index_bytes(magic: bytes, packed: bytes, with_membership: bool) -> bytes:
+    """The runtime index of a packed graph file (docs/FORMATS.md): its graph unpacked into the
+    words layout, with the per-arc counts when the graph has counts and, `with_membership`,
+    the double array of the membership test.
+    """
+    graph = unpack_graph(packed, "<packed graph>", magic)
+    words, arc_counts = index_words(graph)
+    word_bytes = graph_word_bytes(len(graph.alphabet))
+    padded, alphabet_len = _padded_alphabet(graph.alphabet)
+    flags = 0
+    sections = [padded, b"\x00" * word_bytes,
+                b"".join(word.to_bytes(word_bytes, "little") for word in words)]
+    if graph.counts is not None:
+        flags |= GRAPH_HAS_COUNTS
+        sections.append(b"".join(count.to_bytes(COUNT_BYTES, "little") for count in arc_counts))
+    slots, member_root = [], 0
+    if with_membership:
+        flags |= GRAPH_HAS_MEMBERSHIP
+        slots, member_root = membership_slots(graph)
+        sections.append(b"".join(slot.to_bytes(MEMBER_SLOT_BYTES, "little") for slot in slots))
+    payload = b"".join(sections)
+    header = INDEX_HEADER.pack(
+        INDEX_MAGIC[magic],
+        GRAPH_VERSION,
+        flags,
+        INDEX_HEADER.size + len(padded),
+        PACKED_HEADER.unpack_from(packed)[5],
+        hashlib.sha256(payload).digest(),
+        graph.word_count,
+        len(graph.nodes),
         len(words),
-        len(alphabet_bytes),
+        alphabet_len,
         word_bytes,
+        len(slots),
+        member_root,
     )
     return header + payload
 
@@ -213,16 +366,38 @@ def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None)
     return graph_bytes(DAWG_MAGIC, alphabet, input_sha256, len(words), nodes, root)
 
 
+def index_for(packed: bytes) -> bytes:
+    """The runtime index of a packed graph file: a DAWG's or trie's with the membership
+    section, a GADDAG's without (the move generator walks arcs).
+    """
+    magic = packed[:len(DAWG_MAGIC)]
+    return index_bytes(magic, packed, with_membership=magic != GADDAG_MAGIC)
+
+
+def write_graph_files(path, packed: bytes) -> Path:
+    """Write a packed graph to `path` and its runtime index beside it, each atomically; return
+    the index's path.
+    """
+    index = index_for(packed)
+    index_path = Path(f"{path}{INDEX_SUFFIX}")
+    with atomic_output(path) as handle:
+        handle.write(packed)
+    with atomic_output(index_path) as handle:
+        handle.write(index)
+    return index_path
+
+
 def write_graph(to_bytes, fmt: str, word_list, alphabet: str, output) -> None:
     """Compile the normalized word list at `word_list` with `to_bytes(words, alphabet,
-    input_sha256)` and write the result to `output` atomically, with its provenance.
+    input_sha256)` and write the packed graph to `output` and its runtime index beside it
+    (`output` + INDEX_SUFFIX), with their provenance.
     """
     data = Path(word_list).read_bytes()
     words = data.decode("utf-8").split("\n")[:-1]
-    graph = to_bytes(words, alphabet, hashlib.sha256(data).hexdigest())
-    with atomic_output(output) as handle:
-        handle.write(graph)
+    index_path = write_graph_files(output, to_bytes(words, alphabet,
+                                                    hashlib.sha256(data).hexdigest()))
     record(output, format=fmt, version=GRAPH_VERSION, inputs=[word_list])
+    record(index_path, format=f"{fmt}-index", version=GRAPH_VERSION, inputs=[output])
 
 
 def build_dawg(word_list, alphabet: str, output) -> None:

@@ -12,9 +12,11 @@ from pathlib import Path
 
 from crossword_oracle import WordIndex
 from lookup.crossword import CrosswordGame
+from lookup.formats import INDEX_SUFFIX
 from lookup.gaddag import load_gaddag
 from lookup.movegen import gaddag_tables
 from pipeline.build_crossword import read_rules
+from pipeline.build_dawg import write_graph_files
 from pipeline.build_gaddag import gaddag_bytes
 from pipeline.selfplay import read_selfplay
 
@@ -44,8 +46,14 @@ def fixture_words(lexicon: str) -> tuple:
 def gaddag_file(words, alphabet: str, name: str) -> Path:
     """Write the GADDAG of `words` into a temporary file and return its path."""
     path = Path(_TEMP.name) / f"{name}.gaddag"
-    path.write_bytes(gaddag_bytes(sorted(set(words)), alphabet))
+    write_graph_files(path, gaddag_bytes(sorted(set(words)), alphabet))
     return path
+
+
+def copy_graph_files(source: Path, target: Path) -> None:
+    """Copy a packed word graph and its runtime index (`source` + ".idx") to `target`."""
+    for suffix in ("", INDEX_SUFFIX):
+        Path(f"{target}{suffix}").write_bytes(Path(f"{source}{suffix}").read_bytes())
 
 
 def tables_of(words, alphabet: str, name: str):

@@ -4,9 +4,9 @@ import pytest
 
 import lookup
 from lookup.errors import ArtifactMissing, CorruptArtifact, UnknownName, UnsupportedFormat
-from lookup.formats import DAWG_MAGIC, GRAPH_HEADER, GRAPH_VERSION
-from lookup.graph import read_graph
-from pipeline.build_dawg import dawg_bytes
+from lookup.formats import DAWG_MAGIC, GRAPH_VERSION, INDEX_HEADER, PACKED_HEADER
+from lookup.graph import index_path, read_graph
+from pipeline.build_dawg import dawg_bytes, index_for, write_graph_files
 
 WORDS = ["cat", "cats", "dog"]
 
@@ -15,7 +15,7 @@ WORDS = ["cat", "cats", "dog"]
 def dawg_file(tmp_path):
     path = tmp_path / "lexicons" / "tiny.dawg"
     path.parent.mkdir()
-    path.write_bytes(dawg_bytes(WORDS, "acdgost"))
+    write_graph_files(path, dawg_bytes(WORDS, "acdgost"))
     return path
 
 
@@ -56,7 +56,7 @@ def test_nothing_built_names_the_make_target(tmp_path, monkeypatch):
 
 def test_truncated(dawg_file):
     data = dawg_file.read_bytes()
-    for size in (10, GRAPH_HEADER.size + 3, len(data) - 4, len(data) - 1):
+    for size in (10, PACKED_HEADER.size + 3, len(data) - 4, len(data) - 1):
         dawg_file.write_bytes(data[:size])
         with pytest.raises(CorruptArtifact) as error:
             read_graph(dawg_file, DAWG_MAGIC)
@@ -75,7 +75,7 @@ def test_corrupted_payload_is_found_on_request(dawg_file):
 
 def test_corrupted_alphabet(dawg_file):
     data = bytearray(dawg_file.read_bytes())
-    data[GRAPH_HEADER.size] ^= 0x01
+    data[PACKED_HEADER.size] ^= 0x01
     dawg_file.write_bytes(data)
     with pytest.raises(CorruptArtifact, match="checksum mismatch"):
         read_graph(dawg_file, DAWG_MAGIC, verify=True)
@@ -99,11 +99,44 @@ def test_newer_version(dawg_file):
     assert "rebuild it with `make lexicons`" in one_line(error)
 
 
-def test_version_1_names_the_make_target(dawg_file):
+@pytest.mark.parametrize("old", [1, 2])
+def test_older_versions_name_the_make_target(dawg_file, old):
     data = bytearray(dawg_file.read_bytes())
-    data[8:10] = (1).to_bytes(2, "little")
+    data[8:10] = old.to_bytes(2, "little")
     dawg_file.write_bytes(data)
     with pytest.raises(UnsupportedFormat) as error:
         lookup.lexicon(str(dawg_file))
-    assert one_line(error) == (f"{dawg_file}: format version 1 is not supported (this reader "
-                               "reads 2); rebuild it with `make lexicons` or upgrade wordpack")
+    assert one_line(error) == (f"{dawg_file}: format version {old} is not supported (this "
+                               "reader reads 3); rebuild it with `make lexicons` or upgrade "
+                               "wordpack")
+
+
+def test_missing_index_names_the_make_target(dawg_file):
+    index_path(dawg_file).unlink()
+    with pytest.raises(ArtifactMissing) as error:
+        read_graph(dawg_file, DAWG_MAGIC)
+    assert one_line(error) == (f"{dawg_file}.idx does not exist: run `make lexicons` to build "
+                               "it")
+
+
+def test_index_of_another_graph(dawg_file):
+    index_path(dawg_file).write_bytes(index_for(dawg_bytes(WORDS[:2], "acdgost")))
+    with pytest.raises(CorruptArtifact) as error:
+        read_graph(dawg_file, DAWG_MAGIC)
+    assert one_line(error) == (f"{dawg_file}.idx: was not built from tiny.dawg; delete it and "
+                               "run `make lexicons` to rebuild")
+
+
+def test_damaged_index(dawg_file):
+    path = index_path(dawg_file)
+    data = bytearray(path.read_bytes())
+    path.write_bytes(data[:-1])
+    with pytest.raises(CorruptArtifact, match="truncated or padded"):
+        read_graph(dawg_file, DAWG_MAGIC)
+    data[INDEX_HEADER.size + 9] ^= 0x01
+    path.write_bytes(data)
+    assert read_graph(dawg_file, DAWG_MAGIC).word_count == len(WORDS)  # loading maps, no hash
+    with pytest.raises(CorruptArtifact) as error:
+        read_graph(dawg_file, DAWG_MAGIC, verify=True)
+    assert one_line(error).endswith(".idx: checksum mismatch; delete it and run `make lexicons` "
+                                    "to rebuild")

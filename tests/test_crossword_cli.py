@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from crossword_support import FIXTURE_WORDS, REPO, gaddag_file, lexicon_alphabet
+from crossword_support import FIXTURE_WORDS, REPO, copy_graph_files, gaddag_file, lexicon_alphabet
 from pipeline.selfplay import read_selfplay, summary
 
 BOARD = "\n".join(["." * 15] * 7 + [".....cat......."] + ["." * 15] * 7) + "\n"
@@ -20,7 +20,7 @@ def artifacts(tmp_path_factory):
     (built / "lexicons").mkdir()
     words = FIXTURE_WORDS["enable"].read_text().split()
     source = gaddag_file(words, lexicon_alphabet("enable"), "cli-enable")
-    (built / "lexicons" / "enable.gaddag").write_bytes(source.read_bytes())
+    copy_graph_files(source, built / "lexicons" / "enable.gaddag")
     result = wordpack_build(built, "crossword", "config/crossword/scrabble-en.toml", "-o",
                       str(built / "crossword" / "scrabble-en.json"))
     assert result.returncode == 0, result.stderr
@@ -148,7 +148,7 @@ def test_moves_lists_erudit_turns(tmp_path):
     (tmp_path / "lexicons").mkdir()
     source = gaddag_file(["кот", "ко", "то", "кто"], lexicon_alphabet("opencorpora-nouns"),
                          "cli-erudit")
-    (tmp_path / "lexicons" / "opencorpora-nouns.gaddag").write_bytes(source.read_bytes())
+    copy_graph_files(source, tmp_path / "lexicons" / "opencorpora-nouns.gaddag")
     result = wordpack_build(tmp_path, "crossword", "config/crossword/erudit-ru.toml", "-o",
                             str(tmp_path / "crossword" / "erudit-ru.json"))
     assert result.returncode == 0, result.stderr

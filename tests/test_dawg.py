@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 import lexicon_oracle as oracle
 from conftest import FIXTURES
 from lookup.dawg import Lexicon
-from lookup.errors import BadInput
-from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
-from lookup.graph import read_graph
-from pipeline.build_dawg import dawg_bytes
+from lookup.errors import BadInput, CorruptArtifact
+from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, PACKED_HEADER, TRIE_MAGIC
+from lookup.graph import NO_CHILD, read_graph, unpack_graph
+from pipeline.build_dawg import dawg_bytes, write_graph_files
 from pipeline.build_gaddag import gaddag_bytes
 from pipeline.build_trie import trie_bytes
 
@@ -23,7 +23,7 @@ RU = "абвгдежзийклмнопрстуфхцчшщъыьэюя"
 
 def load(data: bytes, magic: bytes, tmp_path, name="t") -> Lexicon:
     path = tmp_path / f"{name}-{hashlib.sha256(data).hexdigest()[:12]}.bin"
-    path.write_bytes(data)
+    write_graph_files(path, data)
     return Lexicon(read_graph(path, magic), name)
 
 
@@ -88,6 +88,37 @@ def test_same_input_same_bytes():
     assert gaddag_bytes(words, ABC) == gaddag_bytes(list(words), ABC)
 
 
+def packed_language(graph, node: int) -> list[str]:
+    """Every string spelled from a node of a decoded packed graph, walking it (slow, obvious)."""
+    out = []
+    for tile, accepts, child in graph.nodes[node]:
+        letter = graph.alphabet[tile - 1]
+        if accepts:
+            out.append(letter)
+        if child != NO_CHILD:
+            out.extend(letter + rest for rest in packed_language(graph, child))
+    return out
+
+
+def test_packed_graph_decodes_to_the_words_and_counts(small):
+    words, lex = small
+    graph = unpack_graph(dawg_bytes(words, ABC), "fixture", DAWG_MAGIC)
+    assert packed_language(graph, 0) == words
+    assert len(graph.nodes) == lex.graph.node_count
+    assert graph.counts == [len(packed_language(graph, k)) for k in range(len(graph.nodes))]
+
+
+def test_shared_nodes_are_written_once():
+    # The node after `cat` and after `dog` (one arc, `s`) is shared: written at `cat`'s `t`
+    # with reference 1 (shared number 0), referred to from `dog`'s `g` with reference 2.
+    data = dawg_bytes(["cat", "cats", "dog", "dogs"], "acdgost")
+    arcs = data[PACKED_HEADER.unpack_from(data)[3]:][:PACKED_HEADER.unpack_from(data)[10]]
+    a, c, d, g, o, s, t = range(1, 8)
+    accepts, last, ref = 0x20, 0x40, 0x80
+    assert arcs == bytes([c, a | last, t | accepts | last | ref, 1, s | accepts | last | ref, 0,
+                          d | last, o | last, g | accepts | last | ref, 2])
+
+
 def gaddag_language(graph) -> set[str]:
     """Every string spelled by the GADDAG, separator written as '^'."""
     out = set()
@@ -113,7 +144,7 @@ def gaddag_language(graph) -> set[str]:
 def test_gaddag_holds_exactly_gordons_strings(tmp_path):
     words = ["care", "cat", "cats", "to"]
     path = tmp_path / "g.gaddag"
-    path.write_bytes(gaddag_bytes(words, ABC))
+    write_graph_files(path, gaddag_bytes(words, ABC))
     graph = read_graph(path, GADDAG_MAGIC)
     expected = set()
     for w in words:
@@ -204,3 +235,19 @@ def test_cyrillic_lexicon(tmp_path):
     assert lex.unscramble("окшак?") == oracle.unscramble(words, "окшак?")
     with pytest.raises(BadInput, match="'x' in letters"):
         lex.anagrams("xот")
+
+
+def test_damaged_packed_graph_is_refused_in_one_line():
+    good = dawg_bytes(["cat", "cats", "dog", "dogs"], "acdgost")
+    fields = list(PACKED_HEADER.unpack_from(good))
+    header_size, arcs_bytes = fields[3], fields[10]
+    arcs = good[header_size:header_size + arcs_bytes]
+    # The last arc without LAST: its node reads on past the section. Then arcs that each hold
+    # their child in place, without end: nesting deeper than any word.
+    for damaged in (arcs[:-2] + bytes([arcs[-2] & ~0x40]) + arcs[-1:], bytes([1]) * 5000):
+        fields[2], fields[10], fields[11] = 0, len(damaged), 0  # no counts section
+        data = PACKED_HEADER.pack(*fields) + good[PACKED_HEADER.size:header_size] + damaged
+        with pytest.raises(CorruptArtifact) as error:
+            unpack_graph(data, "g.dawg", DAWG_MAGIC)
+        assert str(error.value) == ("g.dawg: arcs or counts section does not decode; delete "
+                                    "it and run `make lexicons` to rebuild")

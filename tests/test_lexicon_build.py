@@ -11,7 +11,8 @@ from conftest import FIXTURES, REPO
 from pipeline.build_lexicon import normalize
 
 TARGETS = [f"lexicons/{name}.{ext}" for name in ("enable", "opencorpora-nouns")
-           for ext in ("txt", "trie", "dawg", "gaddag")] + ["crossword/scrabble-en.json"]
+           for ext in ("txt", "trie", "trie.idx", "dawg", "dawg.idx", "gaddag", "gaddag.idx")] + [
+               "crossword/scrabble-en.json"]
 
 
 def run_make(artifacts, *targets, check=True, sources=FIXTURES / "sources"):
@@ -85,7 +86,10 @@ def test_manifest(built):
     entries = {e["path"]: e for e in manifest["artifacts"]}
     assert sorted(entries) == sorted(TARGETS)
     dawg = entries["lexicons/enable.dawg"]
-    assert dawg["format"] == "dawg" and dawg["version"] == 2
+    assert dawg["format"] == "dawg" and dawg["version"] == 3
+    index = entries["lexicons/enable.dawg.idx"]
+    assert index["format"] == "dawg-index" and index["version"] == 3
+    assert index["licences"] == ["public domain"]
     assert dawg["licences"] == ["public domain"]
     assert entries["lexicons/opencorpora-nouns.gaddag"]["licences"] == ["CC-BY-SA-3.0"]
     assert entries["crossword/scrabble-en.json"]["licences"] == ["MIT (wordpack)"]

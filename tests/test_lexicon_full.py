@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import lexicon_oracle as oracle
 from conftest import full_artifact
-from lookup.formats import GADDAG_MAGIC, TRIE_MAGIC
+from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, TRIE_MAGIC
 from lookup.graph import read_graph
 from lookup.lexicon import lexicon
 from lookup.word_list import read_word_list
@@ -18,7 +18,8 @@ from pipeline.build_trie import trie_bytes
 
 pytestmark = pytest.mark.full
 
-# name: (words, DAWG nodes, DAWG arc_count: the root pointer, a mask word per node, the arcs)
+# name: (words, DAWG nodes, the index's arc_count: the root pointer, a mask word per node, the
+# arcs)
 EXPECTED = {
     "enable": (172820, 53602, 1 + 53602 + 122172),
     "opentaal": (348507, 161670, 1 + 161670 + 348221),
@@ -77,6 +78,14 @@ def test_enable_trie_and_gaddag_rebuild_identically():
     assert gaddag_bytes(words, graph.alphabet) == gaddag_path.read_bytes()
     gaddag = read_graph(gaddag_path, GADDAG_MAGIC)
     assert (gaddag.node_count, len(gaddag.arcs)) == (419251, 1 + 419251 + 834583)
+
+
+def test_enable_sizes():
+    # Issue 9's goal: ENABLE's DAWG with its perfect hash in at most 300,000 bytes.
+    dawg = read_graph(full_artifact("lexicons/enable.dawg"), DAWG_MAGIC)
+    gaddag = read_graph(full_artifact("lexicons/enable.gaddag"), GADDAG_MAGIC)
+    assert (dawg.size, dawg.index_size) == (289362, 1895176)
+    assert (gaddag.size, gaddag.index_size) == (1929392, 5015504)
 
 
 def test_known_examples():

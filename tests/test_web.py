@@ -256,7 +256,7 @@ def version_one(data):
     dawg = bytearray((data / "enable.dawg").read_bytes())
     dawg[8:10] = b"\x01\x00"
     (data / "enable.dawg.gz").write_bytes(gzip.compress(bytes(dawg)))
-    return "word graph version 1; these readers read version 2; rebuild it with `make lexicons`"
+    return "word graph version 1; these readers read version 3; rebuild it with `make lexicons`"
 
 
 def missing(data):

@@ -1,13 +1,23 @@
-// Lexicons in the browser or Node: the word graph of a `.dawg` file (docs/FORMATS.md, "Word
-// graphs", version 2), read in place as typed arrays. The queries and their order are those of
-// lookup/dawg.py: results longest first, then in code point order.
+// Lexicons in the browser or Node: the packed word graph of a `.dawg` file (docs/FORMATS.md,
+// "Word graphs", version 3), decoded once at load into the words and counts layout of the
+// runtime index (the same typed arrays lookup/graph.py maps from the `.idx` file). The queries
+// and their order are those of lookup/dawg.py: results longest first, then in code point order.
 
 import {BadArtifact, BadInput} from "./errors.js";
 import {fetchBytes} from "./files.js";
 
 const HEADER_BYTES = 128;
-const GRAPH_VERSION = 2;
+const GRAPH_VERSION = 3;
 const FLAG_COUNTS = 0x1;
+// Packed arcs (lookup/formats.py PACKED_*, REF_*).
+const PACKED_TILE = 0x1f;
+const PACKED_TILE_ESCAPE = 0x1f;
+const PACKED_ACCEPTS = 0x20;
+const PACKED_LAST = 0x40;
+const PACKED_REF = 0x80;
+const REF_NO_CHILD = 0;
+const REF_NEW_SHARED = 1;
+const REF_SHARED_BASE = 2;
 // Files with a perfect hash (counts section); a GADDAG has none and answers other queries.
 const MAGICS = {"WPDAWG\0\0": "DAWG", "WPTRIE\0\0": "packed trie"};
 const ARC_TILE = 0x3f;
@@ -266,18 +276,106 @@ export class Lexicon {
 }
 
 /**
- * Check a word graph file's header and view its sections (docs/FORMATS.md, "Word graphs").
+ * Decode the arcs and counts sections of a packed graph (docs/FORMATS.md, "Packed graph: arcs
+ * and counts sections") into nodes: node k (pre-order, the root first) as a flat list of
+ * [tile, accepts, child] (child -1 for none), and the words below each node.
+ * @throws {Error} a section that does not decode (the caller names the file)
+ */
+function unpackGraph(bytes, start, end, countsEnd) {
+  const nodes = [];
+  const shared = [];
+  let position = start;
+  const byte = (limit) => {
+    if (position >= limit) throw new Error("section ends early");
+    return bytes[position++];
+  };
+  const varint = (limit) => {
+    let value = 0;
+    for (let scale = 1; ; scale *= 128) {
+      const next = byte(limit);
+      value += (next & 0x7f) * scale;
+      if (next < 0x80) return value;
+    }
+  };
+  // Recursion depth is the longest string (at most 64 letters and the separator).
+  const node = () => {
+    const number = nodes.length;
+    const arcs = [];
+    nodes.push(arcs);
+    for (;;) {
+      const head = byte(end);
+      let tile = head & PACKED_TILE;
+      if (tile === PACKED_TILE_ESCAPE) tile = byte(end);
+      let child = -1;
+      if (!(head & PACKED_REF)) {
+        child = node();
+      } else {
+        const reference = varint(end);
+        if (reference === REF_NEW_SHARED) {
+          shared.push(nodes.length);
+          child = node();
+        } else if (reference !== REF_NO_CHILD) {
+          child = shared[reference - REF_SHARED_BASE] ?? -2;
+          if (child === -2) throw new Error("reference to a shared node not yet written");
+        }
+      }
+      arcs.push(tile, head & PACKED_ACCEPTS ? 1 : 0, child);
+      if (head & PACKED_LAST) return number;
+    }
+  };
+  if (end > start) node();
+  if (position !== end) throw new Error("arcs section longer than its nodes");
+  const below = countsEnd > end ? nodes.map(() => varint(countsEnd)) : null;
+  if (below && position !== countsEnd) throw new Error("counts section longer than its nodes");
+  return [nodes, below];
+}
+
+/**
+ * Lay decoded nodes out as the runtime index's words section and per-arc counts
+ * (docs/FORMATS.md, "Runtime index: words, counts and membership sections").
+ */
+function indexLayout(nodes, below, stride) {
+  const start = new Array(nodes.length);
+  let position = 1;
+  nodes.forEach((arcs, k) => {
+    start[k] = position + 1;
+    position += 1 + arcs.length / 3;
+  });
+  const words = new Uint32Array(stride * (position + 1));
+  const counts = new Uint32Array(position);
+  // arcs[i] is word i + 1; the mask of the node at p is word p.
+  words[stride] = ARC_LAST + (nodes.length ? start[0] * 2 ** ARC_CHILD_SHIFT : 0);
+  nodes.forEach((arcs, k) => {
+    const p = start[k];
+    let low = 0;
+    let high = 0;
+    let after = 0;
+    for (let j = arcs.length - 3; j >= 0; j -= 3) {
+      const [tile, accepts, child] = [arcs[j], arcs[j + 1], arcs[j + 2]];
+      if (tile < 32) low += 2 ** tile; else high += 2 ** (tile - 32);
+      const last = j === arcs.length - 3;
+      words[stride * (p + j / 3 + 1)] = tile + (accepts ? ARC_ACCEPTS : 0) + (last ? ARC_LAST : 0) +
+        (child >= 0 ? start[child] * 2 ** ARC_CHILD_SHIFT : 0);
+      if (below) {
+        after += accepts + (child >= 0 ? below[child] : 0);
+        counts[p + j / 3] = after;
+      }
+    }
+    words[stride * p] = low;
+    if (stride === 2) words[stride * p + 1] = high;
+  });
+  return [words, counts];
+}
+
+/**
+ * Check a packed word graph's header, decode it and lay it out (docs/FORMATS.md, "Word graphs").
  * @param {Uint8Array} bytes the whole file
  * @param {string} url where it came from (named in errors)
  * @returns {Lexicon}
  * @throws {BadArtifact} not a DAWG or trie, another version, truncated or damaged
  */
 export function readLexicon(bytes, url) {
-  if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
-    throw new BadArtifact(String(url), "cannot be viewed in place on a big-endian machine", "use a little-endian one");
-  }
   if (bytes.length < HEADER_BYTES) throw new BadArtifact(String(url), `truncated: ${bytes.length} bytes, less than a header`, REBUILD);
-  if (bytes.byteOffset % 8) bytes = bytes.slice();
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const magic = String.fromCharCode(...bytes.subarray(0, 8));
   if (!(magic in MAGICS)) {
@@ -290,15 +388,16 @@ export function readLexicon(bytes, url) {
   const flags = view.getUint16(10, true);
   const headerSize = view.getUint32(12, true);
   const wordCount = view.getUint32(80, true);
+  const nodeCount = view.getUint32(84, true);
   const arcCount = view.getUint32(88, true);
   const alphabetBytes = view.getUint32(92, true);
-  const wordBytes = view.getUint32(96, true);
+  const arcsBytes = view.getUint32(96, true);
+  const countsBytes = view.getUint32(100, true);
   if (!(flags & FLAG_COUNTS)) throw new BadArtifact(String(url), "has no perfect-hash counts section", REBUILD);
-  if (wordBytes !== 4 && wordBytes !== 8) throw new BadArtifact(String(url), `word_bytes is ${wordBytes}, not 4 or 8`, REBUILD);
   if (headerSize !== HEADER_BYTES + Math.ceil(alphabetBytes / 8) * 8) {
     throw new BadArtifact(String(url), `header_size ${headerSize} does not fit its ${alphabetBytes}-byte alphabet`, REBUILD);
   }
-  const expected = headerSize + wordBytes * (arcCount + 1) + 4 * arcCount;
+  const expected = headerSize + arcsBytes + countsBytes;
   if (bytes.length !== expected) {
     throw new BadArtifact(String(url), `${bytes.length} bytes where its header promises ${expected}: truncated or damaged`, REBUILD);
   }
@@ -308,12 +407,21 @@ export function readLexicon(bytes, url) {
   } catch {
     throw new BadArtifact(String(url), "its alphabet is not valid UTF-8", REBUILD);
   }
-  if ((wordBytes === 8) !== (alphabet.length >= 32)) {
-    throw new BadArtifact(String(url), `word_bytes ${wordBytes} does not fit a ${alphabet.length}-letter alphabet`, REBUILD);
+  let nodes;
+  let below;
+  try {
+    [nodes, below] = unpackGraph(bytes, headerSize, headerSize + arcsBytes, expected);
+  } catch (error) {
+    throw new BadArtifact(String(url), `its arcs do not decode (${error.message}): damaged`, REBUILD);
   }
-  const stride = wordBytes / 4;
-  const words = new Uint32Array(bytes.buffer, bytes.byteOffset + headerSize, stride * (arcCount + 1));
-  const counts = new Uint32Array(bytes.buffer, bytes.byteOffset + headerSize + wordBytes * (arcCount + 1), arcCount);
+  const arcs = nodes.reduce((sum, node) => sum + node.length / 3, 0);
+  if (nodes.length !== nodeCount || arcs !== arcCount ||
+      nodes.some((node) => node.some((value, i) => i % 3 === 0 && value > alphabet.length))) {
+    throw new BadArtifact(String(url), "its arcs disagree with its header: damaged", REBUILD);
+  }
+  // Tile masks need tile bits 0..alphabet.length: two 32-bit halves past 31 letters.
+  const stride = alphabet.length >= 32 ? 2 : 1;
+  const [words, counts] = indexLayout(nodes, below, stride);
   const name = String(url).split("/").pop().replace(/\.(dawg|trie)(\.gz)?$/, "");
   return new Lexicon(name, alphabet, wordCount, words, stride, counts);
 }
