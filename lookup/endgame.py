@@ -331,7 +331,8 @@ class EndgameSearch:
                 low, move = 0, PASS_ENTRY
         if low >= beta:
             self.cuts += 1  # the pass, or a play that keeps tiles: cut by the depth
-            self.table[key] = (1, _LOWER, low, move, ())
+            # The pass is no move to try first in a deeper search: keep the table's move.
+            self.table[key] = (1, _LOWER, low, first, ())
             return low, (move[0],)
         leaves = self.out_tables.get(bonus)
         if leaves is None:
