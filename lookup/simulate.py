@@ -135,7 +135,7 @@ class _Leaves:
         """({leave key: value} of every leave the rack can keep after a play, the empty one
         0.0, the LeaveTable of them or None without values), computed once per rack.
         """
-        rack = tuple(int(n) for n in rack_counts)
+        rack = tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
         found = self.racks.get(rack)
         if found is None:
             codes = [code for code, n in enumerate(rack) for _ in range(n)]
