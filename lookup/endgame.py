@@ -9,9 +9,11 @@ The search is negamax with alpha-beta pruning and iterative deepening (one ply d
 round until no line is cut by the depth). A transposition table, keyed by Zobrist hashes of
 the board, both racks, the side to move and the scoreless-turn count, holds each position's
 value or bound, its best move (searched first next time) and, for exact values, the line.
-Moves are tried best first: the table's move, then plays by score (a play that empties the
-rack counted with what going out earns), the pass last. Plays come from the fast engine
-(lookup/engine.py); positions change in place and are restored after each move.
+Moves are tried best first: the table's move, then the plays that empty the rack, then the
+other plays, each by score, the pass last. Plays come from the fast engine (lookup/engine.py),
+each board and rack's once per search; one ply above the depth cut a single best-play search
+gives the node's value (EndgameSearch). Positions change in place and are restored after each
+move.
 
 End rules (lookup/game_engine.py): a play that empties the rack ends the game and earns twice
 the value of the opponent's rack (the player gains it, the opponent loses it); a pass or a
@@ -42,6 +44,7 @@ from lookup.engine_kernel import (
 from lookup.errors import BadInput
 
 PASS = ()  # the pass in a search line (plays are record tuples)
+PASS_ENTRY = (PASS, (), 0, 0, None, None, None)  # the pass as a move entry (EndgameSearch._entry)
 _EMPTY_LEAVE = 1  # the leave key of a play that empties the rack (lookup/engine_kernel.py)
 _INFINITY = 1 << 30
 # Depth of a table entry whose value no depth cut touched: valid for every search.
@@ -50,6 +53,8 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 # The clock is read once every this many nodes.
 _CLOCK_NODES = 256
 _ZOBRIST_SEED = 0x5EED
+# Move lists a search keeps (EndgameSearch.ordered_moves); past this many it starts afresh.
+_MOVE_LISTS = 200_000
 
 
 def play_tiles(play, cells, size: int) -> list:
@@ -130,96 +135,143 @@ class EndgameResult:
 class EndgameSearch:
     """Negamax over one endgame position, held as the engine's cells and rack counts.
 
+    State: the cells (changed in place during a search and restored after), each side's
+    rack as a list of counts, and 64-bit Zobrist hashes of the board (`board_z`) and of each
+    rack (`rack_z`, one table for both sides: a rack's hash is its tiles', whoever holds it).
+    The transposition table's key is (board hash ^ side ^ scoreless count, rack hash of side 0,
+    rack hash of side 1).
+
+    Two shortcuts, each leaving every value unchanged (tests/test_endgame.py solves with and
+    without them):
+    - Move lists: the plays of a board and a rack depend on nothing else, so each (board hash,
+      rack hash) is listed by the engine once per search, kept in order (plays that go out
+      first, then by score) with each play's tiles and hashes worked out when first tried.
+    - The horizon: a node one ply above the depth cut (and not at the scoreless-turn limit)
+      is worth its best play's score, or score plus twice the opponent's rack for a play that
+      goes out, or 0 (a pass or a play scoring 0: cut); the engine's best play by equity,
+      the empty leave worth that bonus, gives it in one search without trying every play.
+
     Args:
         engine: the game's MoveEngine.
         cells: the board as lexicon codes (engine.cells); changed during a search and
             restored after.
         racks: rack counts (engine.rack_counts) of the side to move, then of the opponent.
         scoreless: scoreless turns in a row before the position.
+        shortcuts: False lists every node's plays with the engine and tries each one (the
+            slow obvious path the tests compare with).
     """
 
-    def __init__(self, engine, cells, racks, scoreless: int = 0):
+    def __init__(self, engine, cells, racks, scoreless: int = 0, shortcuts: bool = True):
         self.engine = engine
         self.cells = cells
-        self.racks = racks
+        self.racks = [[int(n) for n in rack] for rack in racks]
         self.scoreless = scoreless
+        self.shortcuts = shortcuts
         self.size = engine.size
         self.limit = engine.cw.rules.scoreless_turns_end
         self.values = engine.values
-        self.rack_value = [self._rack_total(rack) for rack in racks]
-        self.tiles_left = [int(sum(rack)) for rack in racks]
+        self.rack_value = [self._rack_total(rack) for rack in self.racks]
+        self.tiles_left = [sum(rack) for rack in self.racks]
         self.table: dict = {}
+        self.move_lists: dict = {}
+        self.out_tables: dict = {}
         self.nodes = 0
         self.cuts = 0
         self.deadline = None
         rng = random.Random(_ZOBRIST_SEED)
         codes = 2 * BLANK
         self.codes = codes
-        self.depth_per_rack = engine.cw.rules.rack_size + 1
+        self.depth_per_rack = max(engine.cw.rules.rack_size, *self.tiles_left) + 1
         self.z_cell = [rng.getrandbits(64) for _ in range(self.size * self.size * codes)]
-        self.z_rack = [[rng.getrandbits(64) for _ in range(codes * self.depth_per_rack)]
-                       for _side in range(2)]
-        self.z_side = rng.getrandbits(64)
+        self.z_tile = [rng.getrandbits(64) for _ in range(codes * self.depth_per_rack)]
+        self.z_side = (0, rng.getrandbits(64))
         self.z_scoreless = [rng.getrandbits(64) for _ in range(self.limit + 1)]
+        self.board_z = 0
+        for square, code in enumerate(cells):
+            if code:
+                self.board_z ^= self.z_cell[square * codes + int(code)]
+        self.rack_z = [self._rack_hash(rack) for rack in self.racks]
 
     def _rack_total(self, rack) -> int:
-        return sum(self.values[code] * int(n) for code, n in enumerate(rack) if code and n)
+        return sum(self.values[code] * n for code, n in enumerate(rack) if code and n)
 
-    def root_key(self) -> int:
-        """The Zobrist key of the position, side 0 to move."""
-        key = self.z_scoreless[self.scoreless]
-        for square, code in enumerate(self.cells):
-            if code:
-                key ^= self.z_cell[square * self.codes + int(code)]
-        for side, rack in enumerate(self.racks):
-            for code, n in enumerate(rack):
-                for copy in range(1, int(n) + 1):
-                    key ^= self.z_rack[side][code * self.depth_per_rack + copy]
+    def _rack_hash(self, rack) -> int:
+        key = 0
+        for code, n in enumerate(rack):
+            for copy in range(1, n + 1):
+                key ^= self.z_tile[code * self.depth_per_rack + copy]
         return key
 
+    def _kernel_rack(self, side: int):
+        rack = self.racks[side]
+        return np.asarray(rack, dtype=np.int64) if self.engine.compiled else list(rack)
+
     # --- moves -----------------------------------------------------------------------------
+    def _entry(self, side: int, play) -> tuple:
+        """What playing `play` (a record tuple, or PASS) from the position changes:
+        (play, new tiles (square, cell code, rack code), score, board hash change, the side's
+        rack hash, rack value and tile count after).
+        """
+        if play == PASS:
+            return PASS_ENTRY
+        placed = tuple(play_tiles(play, self.cells, self.size))
+        rack = self.racks[side]
+        board_change = 0
+        rack_z = self.rack_z[side]
+        value = self.rack_value[side]
+        for square, code, tile in placed:
+            board_change ^= self.z_cell[square * self.codes + code]
+            rack_z ^= self.z_tile[tile * self.depth_per_rack + rack[tile]]
+            rack[tile] -= 1  # for the next copy's hash; given back below
+            value -= self.values[tile]
+        for _square, _code, tile in placed:
+            rack[tile] += 1
+        return (play, placed, play[R_SCORE], board_change, rack_z, value,
+                self.tiles_left[side] - len(placed))
+
+    def _plays(self, side: int) -> list:
+        """The side's plays (record tuples): going out first, then by score."""
+        out, count = self.engine.search_cells(self.cells, self._kernel_rack(side))
+        width = self.engine.width
+        rows = out[:count * width]
+        if self.engine.compiled:
+            rows = rows.tolist()
+        plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
+                 for at in range(0, count * width, width)]
+        plays.sort(key=lambda play: (play[R_LEAVE] != _EMPTY_LEAVE, -play[R_SCORE]))
+        return plays
+
     def ordered_moves(self, side: int, first):
-        """The side's moves: `first` (the table's move) first, then plays (record tuples) by
-        score, going out counted at what it earns, then the pass.
+        """The side's move entries (_entry): `first` (the table's) first, then the plays
+        (_plays), then the pass.
         """
         if first is not None:
             yield first
-        out, count = self.engine.search_cells(self.cells, self.racks[side])
-        if count:
-            width = self.engine.width
-            rows = np.asarray(out[:count * width]).reshape(count, width)
-            goes_out = rows[:, R_LEAVE] == _EMPTY_LEAVE
-            worth = rows[:, R_SCORE] + goes_out * (2 * self.rack_value[1 - side])
-            for at in np.argsort(-worth, kind="stable"):
-                row = rows[at].tolist()
-                play = tuple(row[:RECORD_FIELDS + row[R_LENGTH]])
-                if play != first:
-                    yield play
-        if first != PASS:
-            yield PASS
-
-    def _move_tiles(self, side: int, placed, key: int, put: bool) -> int:
-        """Put a play's tiles on the board from the rack (put) or take them back; the key
-        after.
-        """
-        rack = self.racks[side]
-        z_rack = self.z_rack[side]
-        sign = -1 if put else 1
-        for square, code, tile in placed:
-            key ^= self.z_cell[square * self.codes + code]
-            self.cells[square] = code if put else 0
-            if put:
-                key ^= z_rack[tile * self.depth_per_rack + int(rack[tile])]
-            rack[tile] += sign
-            if not put:
-                key ^= z_rack[tile * self.depth_per_rack + int(rack[tile])]
-            self.rack_value[side] += sign * self.values[tile]
-        self.tiles_left[side] += sign * len(placed)
-        return key
+        if not self.shortcuts:
+            plays = self._plays(side)
+            entries = [None] * len(plays)
+        else:
+            key = (self.board_z, self.rack_z[side])
+            listed = self.move_lists.get(key)
+            if listed is None:
+                if len(self.move_lists) >= _MOVE_LISTS:
+                    self.move_lists.clear()
+                plays = self._plays(side)
+                listed = self.move_lists[key] = (plays, [None] * len(plays))
+            plays, entries = listed
+        first_play = None if first is None else first[0]
+        for at, play in enumerate(plays):
+            if play == first_play:
+                continue
+            entry = entries[at]
+            if entry is None:
+                entry = entries[at] = self._entry(side, play)
+            yield entry
+        if first_play != PASS:
+            yield PASS_ENTRY
 
     # --- search ----------------------------------------------------------------------------
-    def negamax(self, side: int, depth: int, alpha: int, beta: int, scoreless: int,
-                key: int):
+    def negamax(self, side: int, depth: int, alpha: int, beta: int, scoreless: int):
         """(value, line) of the position for `side` to move; line a tuple of plays and PASS.
 
         The value is exact inside (alpha, beta), else a bound on the side beyond it.
@@ -228,6 +280,8 @@ class EndgameSearch:
         if self.deadline is not None and self.nodes % _CLOCK_NODES == 0 \
                 and time.perf_counter() > self.deadline:
             raise _OutOfTime
+        key = (self.board_z ^ self.z_side[side] ^ self.z_scoreless[scoreless],
+               self.rack_z[0], self.rack_z[1])
         entry = self.table.get(key)
         first = None
         if entry is not None:
@@ -240,52 +294,102 @@ class EndgameSearch:
         if depth == 0:
             self.cuts += 1
             return 0, ()
+        if depth == 1 and self.shortcuts and scoreless + 1 < self.limit:
+            return self._horizon(side, key, beta, first)
         other = 1 - side
         cuts_before = self.cuts
         window_low = alpha
-        best, best_move, best_line = -_INFINITY, None, ()
+        best, best_entry, best_line = -_INFINITY, None, ()
         for move in self.ordered_moves(side, first):
-            value, line = self._child(side, other, move, depth, alpha, beta, scoreless, key)
+            value, line = self._child(side, other, move, depth, alpha, beta, scoreless)
             if value > best:
-                best, best_move, best_line = value, move, (move,) + line
+                best, best_entry, best_line = value, move, (move[0],) + line
                 if value > alpha:
                     alpha = value
                     if alpha >= beta:
                         break
         flag = _UPPER if best <= window_low else _LOWER if best >= beta else _EXACT
         stored_depth = _COMPLETE if self.cuts == cuts_before else depth
-        self.table[key] = (stored_depth, flag, best, best_move,
+        self.table[key] = (stored_depth, flag, best, best_entry,
                            best_line if flag == _EXACT else ())
         return best, best_line
 
-    def _child(self, side, other, move, depth, alpha, beta, scoreless, key):
-        """(value for `side`, line after the move) of one move."""
-        if move == PASS:
-            score, placed = 0, ()
+    def _horizon(self, side: int, key, beta: int, first):
+        """(value, line) of a node one ply above the cut (class docstring), stored as exact
+        at depth 1; or, when the table's move `first` or the pass already reaches `beta`
+        (alpha-beta needs no more), that lower bound without a search.
+        """
+        bonus = 2 * self.rack_value[1 - side]
+        low, move = 0, PASS_ENTRY
+        if first is not None and first[1]:
+            low, move = (first[2] + bonus, first) if not first[6] else (first[2], first)
+            if low >= beta and not first[6]:
+                # Going out ends the game: a bound that no depth cut touched.
+                self.table[key] = (_COMPLETE, _LOWER, low, move, ())
+                return low, (move[0],)
+            if low < 0:
+                low, move = 0, PASS_ENTRY
+        if low >= beta:
+            self.cuts += 1  # the pass, or a play that keeps tiles: cut by the depth
+            # The pass is no move to try first in a deeper search: keep the table's move.
+            self.table[key] = (1, _LOWER, low, first, ())
+            return low, (move[0],)
+        leaves = self.out_tables.get(bonus)
+        if leaves is None:
+            leaves = self.out_tables[bonus] = self.engine.keyed_leave_table([_EMPTY_LEAVE],
+                                                                            [float(bonus)])
+        record, equity = self.engine.search_cells(self.cells, self._kernel_rack(side),
+                                                  best=True, leaves=leaves)
+        if record is None or equity < 0:
+            best, move = 0, PASS_ENTRY  # the pass: ties go to a play, as in negamax
         else:
-            score, placed = move[R_SCORE], play_tiles(move, self.cells, self.size)
-            key = self._move_tiles(side, placed, key, put=True)
+            best = int(equity)
+            move = self._entry(side, tuple(int(v) for v in
+                                           record[:RECORD_FIELDS + int(record[R_LENGTH])]))
+        line = (move[0],)
+        if move[1] and not move[6] and best >= beta:
+            # A play that goes out reaches beta: a bound no depth cut touched.
+            self.table[key] = (_COMPLETE, _LOWER, best, move, ())
+            return best, line
+        self.cuts += 1  # the pass is cut, and so is every play that keeps tiles
+        self.table[key] = (1, _EXACT, best, move, line)
+        return best, line
+
+    def _child(self, side, other, move, depth, alpha, beta, scoreless):
+        """(value for `side`, line after the move) of one move entry (_entry)."""
+        play, placed, score, board_change, rack_z, rack_value, tiles_left = move
+        if placed and not tiles_left:
+            return score + 2 * self.rack_value[other], ()
+        after = 0 if score else scoreless + 1
+        if after >= self.limit:
+            kept = rack_value if placed else self.rack_value[side]
+            return score - kept + self.rack_value[other], ()
+        if not placed:
+            value, line = self.negamax(other, depth - 1, -beta, -alpha, after)
+            return -value, line
+        cells, rack = self.cells, self.racks[side]
+        for square, code, tile in placed:
+            cells[square] = code
+            rack[tile] -= 1
+        saved = (self.board_z, self.rack_z[side], self.rack_value[side], self.tiles_left[side])
+        self.board_z ^= board_change
+        self.rack_z[side], self.rack_value[side], self.tiles_left[side] = \
+            rack_z, rack_value, tiles_left
         try:
-            if placed and not self.tiles_left[side]:
-                return score + 2 * self.rack_value[other], ()
-            after = 0 if score else scoreless + 1
-            if after >= self.limit:
-                return score - self.rack_value[side] + self.rack_value[other], ()
-            child_key = key ^ self.z_side ^ self.z_scoreless[scoreless] ^ \
-                self.z_scoreless[after]
-            value, line = self.negamax(other, depth - 1, score - beta, score - alpha, after,
-                                       child_key)
-            return score - value, line
+            value, line = self.negamax(other, depth - 1, score - beta, score - alpha, after)
         finally:
-            if placed:
-                self._move_tiles(side, placed, key, put=False)
+            for square, _code, tile in placed:
+                cells[square] = 0
+                rack[tile] += 1
+            self.board_z, self.rack_z[side], self.rack_value[side], self.tiles_left[side] = \
+                saved
+        return score - value, line
 
     def solve(self, plies: int | None = None, seconds: float | None = None):
         """Iterative deepening: (value, line, exact, depth) of the deepest finished round.
 
         The first round always finishes; later ones stop at `seconds` or after `plies`.
         """
-        key = self.root_key()
         found = None
         depth = 1
         started = time.perf_counter()
@@ -293,7 +397,7 @@ class EndgameSearch:
             self.deadline = None if seconds is None or found is None else started + seconds
             cuts_before = self.cuts
             try:
-                value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless, key)
+                value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless)
             except _OutOfTime:
                 break
             exact = self.cuts == cuts_before

@@ -18,16 +18,16 @@ PRUNE_Z standard errors falls below the leader's mean minus PRUNE_Z standard err
 the search stops once one candidate is left. Deterministic for a seed when bounded by
 iterations (a time budget stops after a whole iteration, whose count depends on the clock).
 
-Leaves come from a function of the kept tiles ("?" a blank) in points: the game's `leave`
-method when it has one (leave tables, lookup/crossword.py), else every leave is 0.0 and
-equity is the score.
+Leaves come from a function of the kept tiles ("?" a blank) in points when one is given,
+else from the game's leave table when it is built (lookup/leaves.py, looked up many at once),
+else every leave is 0.0 and equity is the score. The empty leave is worth 0.0. Each rack's
+leave values and the engine's table of them are computed once per simulation (_Leaves).
 
 The pre-endgame (`pre_endgame`, one tile in the bag) is exhaustive over the tile the bag can
 hold: each candidate is played, the mover draws that tile, and the endgame solver
 (lookup/endgame.py) finishes the line with the opponent to move.
 """
 
-import itertools
 import math
 import random
 import time
@@ -38,7 +38,9 @@ from lookup.board import Board
 from lookup.crossword import BLANK_SYMBOL, Move
 from lookup.endgame import EndgameSearch, check_budget, held_tiles, play_tiles
 from lookup.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
+from lookup.equity import sub_leaves
 from lookup.errors import ArtifactMissing, BadInput
+from lookup.leaves import EMPTY_LEAVE, key_of_codes
 
 DEFAULT_ITERATIONS = 100
 # With a time budget and no iteration count (macondo's cap).
@@ -46,7 +48,6 @@ MAX_ITERATIONS = 3250
 MIN_ITERATIONS = 30
 PRUNE_EVERY = 10
 PRUNE_Z = 2.576  # two-sided 99 %
-_LEAVE_DIGIT = 64  # leave keys are base-64 numbers (lookup/engine_kernel.py)
 
 
 @dataclass
@@ -102,61 +103,92 @@ def default_leave(cw):
 
 
 class _Leaves:
-    """Leave values by leave key and leave tables by rack, from a leave function."""
+    """Leave values of racks, each rack's computed once per simulation: {leave key: value} of
+    every leave it can keep and the engine's LeaveTable of them.
 
-    def __init__(self, engine, leave):
+    With a leave model (`model.lookup(game leave keys)`, lookup/leaves.py LeaveValues) a rack's
+    values come from one vectorised lookup; with a leave function (tiles -> points) from one
+    call per distinct leave; with neither every leave is 0.0 and there is no table. Either way
+    a rack's values are the leave function's (tests/test_simulate.py checks the model path
+    against the function cw.leave).
+
+    Args:
+        engine: the game's MoveEngine (leave keys in its lexicon codes).
+        leave: the leave function, or None.
+        model: the leave model, used instead of `leave` when given.
+    """
+
+    def __init__(self, engine, leave=None, model=None):
         self.engine = engine
         self.leave = leave
-        self.by_key: dict = {}
-        self.tables: dict = {}
+        self.model = model
+        self.racks: dict = {}
         self.letter_of = {engine.to_lex[code]: letter
                           for code, letter in enumerate(engine.cw.alphabet, start=1)}
         self.letter_of[0] = BLANK_SYMBOL
 
-    def tiles(self, key: int) -> str:
-        """The tiles of a leave key."""
-        tiles = []
-        while key >= _LEAVE_DIGIT:
-            tiles.append(self.letter_of[key % _LEAVE_DIGIT])
-            key //= _LEAVE_DIGIT
-        return "".join(reversed(tiles))
+    def tiles(self, codes) -> str:
+        """The tiles of lexicon codes, "?" a blank."""
+        return "".join(self.letter_of[code] for code in codes)
 
-    def value(self, key: int) -> float:
-        """The value of a leave key (0.0 without a leave function)."""
-        if self.leave is None:
-            return 0.0
-        value = self.by_key.get(key)
-        if value is None:
-            value = self.by_key[key] = float(self.leave(self.tiles(key)))
-        return value
+    def of_rack(self, rack_counts):
+        """({leave key: value} of every leave the rack can keep after a play, the empty one
+        0.0, the LeaveTable of them or None without values), computed once per rack.
+        """
+        rack = tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
+        found = self.racks.get(rack)
+        if found is None:
+            codes = [code for code, n in enumerate(rack) for _ in range(n)]
+            # A play places at least one tile: a leave never holds the whole rack.
+            kept = [k for k in sub_leaves(codes) if 0 < len(k) < len(codes)]
+            keys = [key_of_codes(k) for k in kept]
+            if self.model is not None:
+                to_game = self.engine.to_game
+                values = self.model.lookup(
+                    [key_of_codes([to_game[c] for c in k]) for k in kept]).tolist()
+            elif self.leave is not None:
+                values = [float(self.leave(self.tiles(k))) for k in kept]
+            else:
+                found = self.racks[rack] = ({}, None)
+                return found
+            by_key = dict(zip(keys, values))
+            by_key[EMPTY_LEAVE] = 0.0
+            found = self.racks[rack] = (by_key, self.engine.keyed_leave_table(keys, values))
+        return found
+
+    def value(self, rack_counts, key: int) -> float:
+        """The value of leave `key` kept from the rack (0.0 without values)."""
+        return self.of_rack(rack_counts)[0].get(key, 0.0)
 
     def table(self, rack_counts):
-        """The engine's LeaveTable of every leave of a rack (None without a leave function)."""
-        if self.leave is None:
-            return None
-        rack = tuple(int(n) for n in rack_counts)
-        table = self.tables.get(rack)
-        if table is None:
-            tiles = "".join(self.letter_of[code] * n for code, n in enumerate(rack) if n)
-            # A play places at least one tile: a leave never holds the whole rack.
-            kept = {"".join(c) for k in range(len(tiles))
-                    for c in itertools.combinations(tiles, k)}
-            table = self.tables[rack] = self.engine.leave_table(
-                {leave: float(self.leave(leave)) for leave in kept if leave})
-        return table
+        """The engine's LeaveTable of every leave of a rack (None without values)."""
+        return self.of_rack(rack_counts)[1]
+
+
+def _leaves_for(engine, leave) -> _Leaves:
+    """The simulation's leaves: the given function, else the game's leave table as a model
+    when built, else none (every leave 0.0).
+    """
+    if leave is not None:
+        return _Leaves(engine, leave)
+    try:
+        return _Leaves(engine, model=engine.cw.leaves())
+    except ArtifactMissing:
+        return _Leaves(engine)
 
 
 def _candidates(engine, board: Board, rack: str, leaves: _Leaves, count: int):
     """The `count` best plays by static equity: (equity, record tuple), best first."""
     cells = engine.cells(board)
-    out, found = engine.search_cells(cells, engine.rack_counts(rack, board))
+    counts = engine.rack_counts(rack, board)
+    out, found = engine.search_cells(cells, counts)
     rows = out[:found * engine.width]
     if engine.compiled:
         rows = rows.tolist()
     ranked = []
     for at in range(0, found * engine.width, engine.width):
         play = tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
-        ranked.append((-(play[R_SCORE] + leaves.value(play[R_LEAVE])), play))
+        ranked.append((-(play[R_SCORE] + leaves.value(counts, play[R_LEAVE])), play))
     ranked.sort()
     return [(-negative, play) for negative, play in ranked[:count]]
 
@@ -198,22 +230,23 @@ def _simulate_line(engine, leaves, base_cells, mover_rack, candidate, order: lis
     bag_before = len(line.bag)
     line.play(0, candidate)
     spread = candidate[R_SCORE]
-    last_leave = leaves.value(candidate[R_LEAVE]) if bag_before else 0.0
+    last_leave = leaves.value(mover_rack, candidate[R_LEAVE]) if bag_before else 0.0
     if not bag_before and not any(line.racks[0]):
         return spread + 2 * line.rack_value(1)
     for ply in range(plies):
         side = 1 - ply % 2
         sign = -1 if side else 1
         bag_before = len(line.bag)
+        rack_leaves, table = leaves.of_rack(line.racks[side])
         record, _equity = engine.search_cells(cells, line.racks[side], best=True,
-                                              leaves=leaves.table(line.racks[side]))
+                                              leaves=table)
         if record is None:
             continue
         play = tuple(int(v) for v in record[:RECORD_FIELDS + int(record[R_LENGTH])])
         line.play(side, play)
         spread += sign * play[R_SCORE]
         if side == 0:
-            last_leave = leaves.value(play[R_LEAVE]) if bag_before else 0.0
+            last_leave = rack_leaves.get(play[R_LEAVE], 0.0) if bag_before else 0.0
         if not bag_before and not any(line.racks[side]):
             return spread + sign * 2 * line.rack_value(1 - side)
     return spread + last_leave
@@ -240,7 +273,8 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
             MAX_ITERATIONS).
         seconds: stop after the iteration that passes this time.
         seed: seeds the dealings.
-        leave: the leave function (tiles -> points); None: default_leave(engine.cw).
+        leave: the leave function (tiles -> points); None: the game's leave table when
+            built (_leaves_for), else every leave 0.0.
         progress: called as progress(iterations done, iterations planned) after each one.
 
     Returns:
@@ -256,7 +290,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
         raise BadInput(f"candidates must be positive, not {candidates}")
     cw = engine.cw
     tiles = unseen_tiles(cw, board, rack, unseen)
-    leaves = _Leaves(engine, default_leave(cw) if leave is None else leave)
+    leaves = _leaves_for(engine, leave)
     plays = _candidates(engine, board, rack, leaves, candidates)
     if not plays:
         return []
@@ -336,7 +370,7 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
     if len(tiles) != cw.rules.rack_size + 1:
         raise BadInput(f"{len(tiles)} unseen tiles; the pre-endgame needs one in the bag, "
                        f"{cw.rules.rack_size + 1} unseen")
-    leaves = _Leaves(engine, default_leave(cw) if leave is None else leave)
+    leaves = _leaves_for(engine, leave)
     base_cells = engine.cells(board)
     mover_rack = engine.rack_counts(rack, board)
     codes = _tile_codes(engine, tiles)

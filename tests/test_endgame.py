@@ -15,7 +15,7 @@ import pytest
 
 from crossword_support import GAMES, fixture_game, game_with_words, selfplay_positions
 from endgame_oracle import line_value, minimax
-from lookup.endgame import solve_endgame
+from lookup.endgame import EndgameSearch, solve_endgame
 from lookup.engine import MoveEngine, move_engine
 from lookup.errors import BadInput
 from lookup.simulate import unseen_tiles
@@ -104,6 +104,23 @@ def test_solver_equals_plain_minimax_on_self_play_endgames(game):
     engine = MoveEngine(fixture_game(game), compiled=False)
     for board, rack, other in fixture_endgames(game, 3):
         agrees_with_minimax(engine, board, rack, other)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_move_lists_and_the_horizon_change_no_value(game):
+    # EndgameSearch's shortcuts (kept move lists, one best-play search one ply above the cut)
+    # against the slow path that lists every node's plays and tries each one, solved to
+    # the end both ways (fixture_endgames: racks of 1 or 2 tiles).
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    for board, *racks in fixture_endgames(game, 6):
+        solved = []
+        for shortcuts in (True, False):
+            search = EndgameSearch(engine, engine.cells(board),
+                                   [engine.rack_counts(r, board) for r in racks],
+                                   shortcuts=shortcuts)
+            value, _line, exact, _depth = search.solve()
+            solved.append((value, exact))
+        assert solved[0] == solved[1] and solved[0][1], (game, racks)
 
 
 @pytest.mark.parametrize("game", GAMES)

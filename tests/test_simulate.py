@@ -15,6 +15,7 @@ from lookup.game_engine import Game, greedy_player
 from lookup.sim_player import SimPlayer
 from lookup.simulate import _prune, pre_endgame, simulate, unseen_tiles
 from test_endgame import CAT_WORDS, cat_board
+from test_equity import quarter_table, with_table
 
 
 def cat_engine(name):
@@ -58,6 +59,22 @@ def test_a_seed_fixes_the_rows():
     assert [r.iterations for r in first] == [8, 8, 8]
     assert sorted(r.equity for r in first) == sorted(
         m.score for m in engine.plays(board, position["rack"])[:3])
+
+
+def test_the_leave_table_per_rack_gives_the_leave_functions_rows():
+    # The default path looks a rack's leaves up in the table at once (simulate._Leaves); the
+    # slow path calls the leave function cw.leave once per leave.
+    cw = with_table("scrabble-en", quarter_table("scrabble-en"))
+    engine = MoveEngine(cw, compiled=False)
+    for number in (10, 25, 40):
+        position = selfplay_positions("scrabble-en")[number]
+        board = cw.parse_board(position["board"])
+        options = {"candidates": 4, "plies": 2, "iterations": 4, "seed": number}
+        by_table = simulate(engine, board, position["rack"], **options)
+        by_function = simulate(engine, board, position["rack"], leave=cw.leave, **options)
+        assert [(r.move, r.mean, r.stderr, r.equity) for r in by_table] == \
+            [(r.move, r.mean, r.stderr, r.equity) for r in by_function]
+        assert any(r.equity != r.move.score for r in by_table)
 
 
 def test_pruning_stops_a_candidate_below_the_leaders_lower_bound():
