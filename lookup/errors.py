@@ -30,12 +30,20 @@ class UnsupportedFormat(WordpackError):
     """An artifact written in a format version this reader cannot read."""
 
     def __init__(self, path, found, need, make_target: str = ""):
+        self.path = path
         self.found = found
         self.need = need
+        self.make_target = make_target
         super().__init__(
             f"{path}: format version {found} is not supported (this reader reads {need}); "
             f"rebuild it with `{make_command(make_target)}` or upgrade wordpack"
         )
+
+    def __reduce__(self):
+        """Pickle with the constructor's arguments, so the error crosses process boundaries
+        (a match's or a training run's workers) whole instead of breaking the pool receiving it.
+        """
+        return (type(self), (self.path, self.found, self.need, self.make_target))
 
 
 def unknown_name(kind: str, name: str, built: list[str],

@@ -1,5 +1,7 @@
 """Bad artifacts and bad names: one specific exception with a one-line message each."""
 
+import pickle
+
 import pytest
 
 import lookup
@@ -140,3 +142,15 @@ def test_damaged_index(dawg_file):
         read_graph(dawg_file, DAWG_MAGIC, verify=True)
     assert one_line(error).endswith(".idx: checksum mismatch; delete it and run `make lexicons` "
                                     "to rebuild")
+
+
+@pytest.mark.parametrize("error", [
+    ArtifactMissing("x.dawg is missing: run `make lexicons`"),
+    CorruptArtifact("x.dawg: checksum mismatch"),
+    UnknownName("unknown lexicon 'x'"),
+    UnsupportedFormat("x.dawg", 2, 3, "lexicons"),
+])
+def test_errors_cross_process_boundaries(error):
+    # A worker's error reaches the parent pickled (matches, training): it must arrive whole.
+    again = pickle.loads(pickle.dumps(error))
+    assert (type(again), str(again)) == (type(error), str(error))
