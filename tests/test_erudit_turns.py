@@ -41,7 +41,6 @@ def small_rack_cases(cw, count: int) -> list:
     return found
 
 
-@pytest.mark.slow
 def test_full_search_agrees_with_the_brute_force():
     cw = fixture_game(GAME)
     index = fixture_index(cw.rules.lexicon)
