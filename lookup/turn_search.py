@@ -33,8 +33,9 @@ import bisect
 import heapq
 from collections.abc import Callable
 
-from lookup.board import BLANK, LETTER_MASK, Board
+from lookup.board import BLANK, LETTER_MASK, Board, runs_through
 from lookup.move import Move
+from lookup.scoring import score_runs
 
 METHODS = ("greedy", "full")
 _DIRECTIONS = ("H", "V")
@@ -151,41 +152,15 @@ class TurnSearch:
         (repeat_words = false: on the board, played before, or twice in the turn). Only
         repeats are judged: the parts have checked everything else as they were laid.
         """
-        n = self.size
         new = {square for square, _code in tiles}
-        runs = set()
-        for square in new:
-            row_first = square - square % n
-            first = last = square
-            while first > row_first and cells[first - 1]:
-                first -= 1
-            while last < row_first + n - 1 and cells[last + 1]:
-                last += 1
-            if first != last:
-                runs.add((first, last, 1))
-            first = last = square
-            while first >= n and cells[first - n]:
-                first -= n
-            while last < n * (n - 1) and cells[last + n]:
-                last += n
-            if first != last:
-                runs.add((first, last, n))
-        values, letter_mult, word_mult = self.values, self.letter_mult, self.word_mult
-        total = 0
-        words = [] if self.played is not None else None
-        for first, last, stride in runs:
-            word = 0
-            multiplier = 1
-            for square in range(first, last + 1, stride):
-                if square in new:
-                    word += values[cells[square]] * letter_mult[square]
-                    multiplier *= word_mult[square]
-                else:
-                    word += values[cells[square]]
-            total += word * multiplier
-            if words is not None:
-                words.append("".join(self.letters[(cells[square] & LETTER_MASK) - 1]
-                                     for square in range(first, last + 1, stride)))
+        runs = runs_through(cells, self.size, new)
+        total = score_runs(cells, new, runs, self.letter_mult, self.word_mult, self.values,
+                           self.rack_size, 0)
+        words = None
+        if self.played is not None:
+            words = ["".join(self.letters[(cells[square] & LETTER_MASK) - 1]
+                             for square in range(first, last + 1, step))
+                     for first, last, step in runs]
         legal = words is None or (len(set(words)) == len(words)
                                   and not any(word in self.played for word in words))
         return total, legal
