@@ -10,7 +10,7 @@ import statistics
 
 from bench_crossword import GAMES, midgame_cases, timed
 
-SELFPLAY_GAMES = 40
+SELFPLAY_GAMES = 200  # enough games that one slow game does not move the rate
 LOOKUPS = 20000
 
 

@@ -43,8 +43,10 @@ from lookup.engine_kernel import (
     R_SCORE,
     R_START,
     RECORD_FIELDS,
+    fill_leave_table,
     leave_slot,
     search,
+    sub_leave_keys,
 )
 from lookup.errors import BadInput
 from lookup.movegen import transposed
@@ -130,13 +132,19 @@ class MoveEngine:
         constants = (params, tables.arcs, tables.node_mask, self.values, letter_mult, word_mult,
                      order)
         if compiled:
-            from lookup.engine_numba import compile_search
+            from lookup.engine_numba import compiled_kernel
 
-            self._search = compile_search()
+            kernel = compiled_kernel()
+            self._search = kernel["search"]
+            self._fill_leave_table = kernel["fill_leave_table"]
+            self._sub_leave_keys = kernel["sub_leave_keys"]
             self._constants = tuple(np.asarray(c, dtype=np.int64) for c in constants)
         else:
             self._search = search
+            self._fill_leave_table = fill_leave_table
+            self._sub_leave_keys = sub_leave_keys
             self._constants = tuple(list(c) for c in constants)
+        self._to_lex_array = np.asarray(self.to_lex, dtype=np.int64)
         self._empty_leaves = LeaveTable(self._ints(0), self._floats(0), 0.0)
         self.width = RECORD_FIELDS + size
         self._buffer = self._ints(_FIRST_CAPACITY * self.width)
@@ -198,20 +206,38 @@ class MoveEngine:
                                       [float(value) for value in values.values()])
 
     def keyed_leave_table(self, keys, values) -> LeaveTable:
-        """A LeaveTable from leave keys (leave_key) and their values in points."""
+        """A LeaveTable from distinct leave keys (leave_key) and their values in points."""
         capacity = 8
         while capacity < 2 * len(keys):
             capacity *= 2
-        slots = [0] * capacity
-        table = [0.0] * capacity
-        for key, value in zip(keys, values):
-            slot = leave_slot(slots, key)
-            slots[slot] = key
-            table[slot] = value
-        keys_out, table_out = self._ints(capacity), self._floats(capacity)
-        keys_out[:] = slots
-        table_out[:] = table
-        return LeaveTable(keys_out, table_out, max([0.0, *table]))
+        slots, table = self._ints(capacity), self._floats(capacity)
+        if self.compiled:
+            keys = np.asarray(keys, dtype=np.int64)
+            values = np.asarray(values, dtype=np.float64)
+        else:  # Python ints: the hash's product must not wrap (engine_kernel.leave_slot)
+            keys, values = [int(k) for k in keys], [float(v) for v in values]
+        self._fill_leave_table(keys, values, slots, table)
+        largest = float(np.max(values)) if len(values) else 0.0
+        return LeaveTable(slots, table, max(0.0, largest))
+
+    def sub_leave_keys(self, rack) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every distinct multiset of tiles a rack can keep (lookup/equity.sub_leaves order):
+        its leave key in game codes (lookup/leaves.py), its key in lexicon codes (what a
+        LeaveTable holds) and its tile count.
+
+        Args:
+            rack: game tile codes (0 a blank), in any order.
+        """
+        room = 1 << len(rack)
+        if self.compiled:
+            game_keys, lex_keys, sizes = (np.zeros(room, dtype=np.int64) for _ in range(3))
+            count = self._sub_leave_keys(np.sort(np.asarray(rack, dtype=np.int64)),
+                                         self._to_lex_array, game_keys, lex_keys, sizes)
+            return game_keys[:count], lex_keys[:count], sizes[:count]
+        game_keys, lex_keys, sizes = [0] * room, [0] * room, [0] * room
+        count = self._sub_leave_keys(sorted(rack), self.to_lex, game_keys, lex_keys, sizes)
+        return (np.array(game_keys[:count], dtype=np.int64),
+                np.array(lex_keys[:count], dtype=np.int64), np.array(sizes[:count]))
 
     # --- search ----------------------------------------------------------------------------
     def search_cells(self, cells, rack_counts, best: bool = False,

@@ -80,6 +80,7 @@ _F_AFTER = 18  # tiles left in the rack once the square is filled
 _FRAME = 19
 
 _LEAVE_DIGIT = 64
+_EMPTY_LEAVE = 1  # the key of the empty leave
 _CODES = LETTER_MASK + 1  # tile codes without the blank bit
 _LEAVE_HASH = 0x9E3779B1
 
@@ -113,6 +114,69 @@ def leave_slot(keys, key):
     while keys[slot] != 0 and keys[slot] != key:
         slot = (slot + 1) & mask
     return slot
+
+
+def fill_leave_table(keys, values, slots, table):
+    """Put each of `keys` (distinct leave keys) with its value from `values` into the
+    open-addressing table `slots` / `table` (free slots 0; its length a power of two, at least
+    twice len(keys)).
+    """
+    for i in range(len(keys)):
+        slot = leave_slot(slots, keys[i])
+        slots[slot] = keys[i]
+        table[slot] = values[i]
+
+
+def sub_leave_keys(rack, to_lex, game_keys, lex_keys, sizes):
+    """Every distinct multiset of tiles a rack can keep, the empty one and the whole rack
+    included, in the order of lookup/equity.sub_leaves: its leave key in the rack's codes
+    (`game_keys`), its key in the codes `to_lex` maps them to (`lex_keys`) and its tile count
+    (`sizes`). `rack`: tile codes, ascending (0 a blank, which to_lex keeps 0); the outputs
+    hold at least 2 ** len(rack) entries. Returns how many multisets were written.
+    """
+    n = len(rack)
+    distinct = int_array(n + 1)
+    counts = int_array(n + 1)
+    k = 0
+    for i in range(n):
+        if k > 0 and distinct[k - 1] == rack[i]:
+            counts[k - 1] += 1
+        else:
+            distinct[k] = rack[i]
+            counts[k] = 1
+            k += 1
+    # by_lex: the distinct codes' indexes, ascending by mapped code (insertion sort).
+    by_lex = int_array(k + 1)
+    for i in range(k):
+        j = i
+        while j > 0 and to_lex[distinct[by_lex[j - 1]]] > to_lex[distinct[i]]:
+            by_lex[j] = by_lex[j - 1]
+            j -= 1
+        by_lex[j] = i
+    taken = int_array(k + 1)  # copies kept of each distinct code; the last one varies fastest
+    total = 0
+    while True:
+        game_key = _EMPTY_LEAVE
+        lex_key = _EMPTY_LEAVE
+        size = 0
+        for i in range(k):
+            for _ in range(taken[i]):
+                game_key = game_key * _LEAVE_DIGIT + distinct[i]
+            d = by_lex[i]
+            for _ in range(taken[d]):
+                lex_key = lex_key * _LEAVE_DIGIT + to_lex[distinct[d]]
+            size += taken[i]
+        game_keys[total] = game_key
+        lex_keys[total] = lex_key
+        sizes[total] = size
+        total += 1
+        i = k - 1
+        while i >= 0 and taken[i] == counts[i]:
+            taken[i] = 0
+            i -= 1
+        if i < 0:
+            return total
+        taken[i] += 1
 
 
 def _walk_down(arcs, node_mask, node, cells, base, index, size, n2):

@@ -18,8 +18,9 @@ from numba.extending import intrinsic
 from lookup import engine_kernel
 
 # Every function of the kernel that another kernel function calls, callees first.
-KERNEL_FUNCTIONS = ("arc_for", "leave_slot", "_walk_down", "_cross_check", "setup",
-                    "_sort_descending", "_anchor_bound", "_precedes", "search")
+KERNEL_FUNCTIONS = ("arc_for", "leave_slot", "fill_leave_table", "sub_leave_keys", "_walk_down",
+                    "_cross_check", "setup", "_sort_descending", "_anchor_bound", "_precedes",
+                    "search")
 
 
 @intrinsic
@@ -44,9 +45,9 @@ def int_array(n):
 
 
 @functools.cache
-def compile_search():
-    """The kernel's `search`, compiled once per process (on its first call; numba keeps the
-    machine code in its cache between processes).
+def compiled_kernel() -> dict:
+    """The kernel's functions by name, compiled once per process (each on its first call;
+    numba keeps the machine code in its cache between processes).
     """
     namespace = dict(vars(engine_kernel))
     namespace["bit_count"] = bit_count
@@ -57,4 +58,4 @@ def compile_search():
         clone.__qualname__ = source.__qualname__
         clone.__doc__ = source.__doc__
         namespace[name] = numba.njit(cache=True)(clone)
-    return namespace["search"]
+    return namespace

@@ -100,26 +100,27 @@ class EquityPlayer:
         engine = game.engine
         rules = game.rules
         rack = game.racks[position.seat]
-        kept_sets = sub_leaves(rack)
+        game_keys, lex_keys, sizes = engine.sub_leave_keys(rack)
         if position.bag:
-            values = self.model.lookup([key_of_codes(kept) for kept in kept_sets]).tolist()
+            values = np.asarray(self.model.lookup(game_keys), dtype=np.float64)
         else:
             opponent = sum(game.rack_value(seat) for seat in range(len(game.racks))
                            if seat != position.seat)
-            values = end_of_bag_values(kept_sets, tile_values(game), opponent)
-        to_lex = engine.to_lex
-        whole = len(rack)
-        plays = [(key_of_codes([to_lex[c] for c in kept]), value)
-                 for kept, value in zip(kept_sets, values) if len(kept) < whole]
-        table = engine.keyed_leave_table([k for k, _ in plays], [v for _, v in plays])
+            values = np.array(end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
+                                                tile_values(game), opponent))
+        playable = sizes < len(rack)  # a play keeps fewer tiles than the rack holds
+        table = engine.keyed_leave_table(lex_keys[playable], values[playable])
         record, equity = engine.search_cells(position.cells, position.rack_counts, best=True,
                                              leaves=table)
         move = None
         if record is not None:
             move = engine.move(record, position.board)
         if position.bag >= rules.exchange_min_bag:
-            value, kept = max((value, kept) for kept, value in zip(kept_sets, values)
-                              if len(kept) < whole)
+            kept_values = values[playable]
+            value = float(kept_values.max())
+            # Of the kept sets worth the most, the greatest as a tuple of codes.
+            kept = max(codes_of_key(int(k))
+                       for k in game_keys[playable][kept_values == kept_values.max()])
             if move is None or value > equity:
                 returned = list(rack)
                 for code in kept:

@@ -9,6 +9,7 @@ each with 0, 1 and 2 blanks.
 
 import random
 
+import numpy as np
 import pytest
 
 from crossword_support import (
@@ -20,7 +21,9 @@ from crossword_support import (
     selfplay_positions,
 )
 from lookup.engine import MoveEngine, move_engine, numba_available
-from lookup.engine_kernel import R_LEAVE
+from lookup.engine_kernel import R_LEAVE, leave_slot
+from lookup.equity import sub_leaves
+from lookup.leaves import key_of_codes
 
 
 def same_plays(cw, engine, board, rack, label):
@@ -118,6 +121,45 @@ def test_leave_keys_ignore_tile_order():
         + 19
     table = engine.leave_table({"?s": 25.5, "q": -7.0})
     assert table.max_value == 25.5
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_sub_leave_keys_equal_every_kept_multiset_keyed(compiled):
+    if compiled and not numba_available():
+        pytest.skip("numba is not installed")
+    cw = fixture_game("erudit-ru")
+    engine = MoveEngine(cw, compiled=compiled)
+    # Lexicon codes in the reverse of the game's letter order: the two keys sort differently.
+    engine.to_lex = [0] + list(range(len(cw.alphabet), 0, -1))
+    engine._to_lex_array = np.asarray(engine.to_lex)
+    rng = random.Random(11)
+    racks = [[], [0], [0, 0, 3], [5, 5, 5, 5, 5, 5, 5]]
+    racks += [[rng.randrange(len(cw.alphabet) + 1) for _ in range(rng.randrange(1, 8))]
+              for _ in range(200)]
+    for rack in racks:
+        kept_sets = sub_leaves(sorted(rack))
+        game_keys, lex_keys, sizes = engine.sub_leave_keys(rng.sample(rack, len(rack)))
+        assert game_keys.tolist() == [key_of_codes(k) for k in kept_sets], rack
+        assert lex_keys.tolist() == [key_of_codes([engine.to_lex[c] for c in k])
+                                     for k in kept_sets], rack
+        assert sizes.tolist() == [len(k) for k in kept_sets], rack
+    assert len(engine.sub_leave_keys([1, 2, 3, 4, 5, 6, 7])[0]) == 128
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_keyed_leave_table_finds_every_key(compiled):
+    if compiled and not numba_available():
+        pytest.skip("numba is not installed")
+    engine = MoveEngine(fixture_game("scrabble-en"), compiled=compiled)
+    _game_keys, keys, _sizes = engine.sub_leave_keys([0, 1, 1, 5, 18, 19, 26])
+    values = [k % 97 - 60.5 for k in keys.tolist()]
+    table = engine.keyed_leave_table(keys, values)
+    assert len(table.keys) == 256 and table.max_value == max(values)
+    for key, value in zip(keys.tolist(), values):
+        slot = leave_slot(table.keys, key)
+        assert (table.keys[slot], table.values[slot]) == (key, value)
+    assert table.keys[leave_slot(table.keys, 12345)] == 0
+    assert engine.keyed_leave_table([], []).max_value == 0.0
 
 
 # Positions times blank counts (0, 1, 2) that the set allows beside the board's blanks.
