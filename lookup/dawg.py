@@ -243,16 +243,15 @@ class Lexicon:
                 bits ^= bit
                 arc = arcs[p + (mask & (bit - 1)).bit_count()]
                 tile = arc & 0x3F
-                word = prefix + letter_of[tile]
                 if arc & 0x40 and ends:
-                    found.append(word)
+                    found.append(prefix + letter_of[tile])
                 child = arc >> 8
                 if child and more:
                     left = rack[tile] - 1
                     after = rmask if left else rmask ^ bit
                     if masks[child] & after:
                         rack[tile] = left
-                        rack_walk(child, word, depth + 1, after)
+                        rack_walk(child, prefix + letter_of[tile], depth + 1, after)
                         rack[tile] = left + 1
 
         def blank_walk(p: int, prefix: str, depth: int, rmask: int, blanks: int) -> None:
@@ -262,21 +261,21 @@ class Lexicon:
             while True:
                 arc = arcs[p]
                 tile = arc & 0x3F
-                word = prefix + letter_of[tile]
                 if arc & 0x40 and ends:
-                    found.append(word)
+                    found.append(prefix + letter_of[tile])
                 child = arc >> 8
                 if child and more:
+                    # The word is spelled only for a child the walk enters.
                     if rack[tile]:
                         left = rack[tile] - 1
                         rack[tile] = left
-                        blank_walk(child, word, depth + 1, rmask if left else rmask & ~(1 << tile),
-                                   blanks)
+                        blank_walk(child, prefix + letter_of[tile], depth + 1,
+                                   rmask if left else rmask & ~(1 << tile), blanks)
                         rack[tile] = left + 1
                     elif blanks > 1:
-                        blank_walk(child, word, depth + 1, rmask, blanks - 1)
+                        blank_walk(child, prefix + letter_of[tile], depth + 1, rmask, blanks - 1)
                     elif masks[child] & rmask:
-                        rack_walk(child, word, depth + 1, rmask)
+                        rack_walk(child, prefix + letter_of[tile], depth + 1, rmask)
                 if arc & 0x80:
                     return
                 p += 1
@@ -350,7 +349,9 @@ class Lexicon:
         ends = self._clean(ends, "ends")
         contains = self._clean(contains, "contains")
         words = self._makeable(rack, blanks, min_len, sum(rack) + blanks, starts)
-        return [w for w in words if w.endswith(ends) and contains in w]
+        if ends or contains:
+            words = [w for w in words if w.endswith(ends) and contains in w]
+        return words
 
     def match(self, pattern: str) -> list[str]:
         """Words matching a pattern: '?' is one letter, '*' any run (even empty), letters fixed.
