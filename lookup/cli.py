@@ -377,18 +377,22 @@ def sim(args) -> int:
     if args.json:
         print(json.dumps([{"move": row.move.to_dict(), "mean": row.mean, "stderr": row.stderr,
                            "iterations": row.iterations, "pruned": row.pruned,
-                           "equity": row.equity} for row in rows], ensure_ascii=False, indent=1))
+                           "equity": row.equity, "rank": row.rank, "gain": row.gain,
+                           "gain_stderr": row.gain_stderr} for row in rows],
+                         ensure_ascii=False, indent=1))
         return 0
     if not rows:
         print("no play: exchange or pass (wordpack moves lists them)")
         return 0
+    # gain: the mean minus the baseline's (the best play by equity) over the same dealings.
     print(f"{'#':>3}  {'move':<10} {'word':<16} {'score':>5} {'equity':>7} {'mean':>8} "
-          f"{'stderr':>7} {'iters':>6}")
+          f"{'stderr':>7} {'gain':>13} {'iters':>6}")
     for rank, row in enumerate(rows, start=1):
         move = row.move
+        gain = f"{row.gain:+.2f}+-{row.gain_stderr:.2f}" if row.rank else "baseline"
         print(f"{rank:>3}  {move.direction} {move.row},{move.col:<6} "
               f"{move.notation().split()[2]:<16} {move.score:>5} {row.equity:>7.1f} "
-              f"{row.mean:>8.2f} {row.stderr:>7.2f} {row.iterations:>6}"
+              f"{row.mean:>8.2f} {row.stderr:>7.2f} {gain:>13} {row.iterations:>6}"
               f"{'  pruned' if row.pruned else ''}")
     if default_leave(game) is None:
         print("(no leave values for this game: equity is the score)")
@@ -399,7 +403,7 @@ def endgame(args) -> int:
     """Solve an endgame (bag empty, both racks known): value and best line for both sides."""
     game, position = _crossword_position(args)
     result = game.endgame(position, args.rack, args.opponent, seconds=args.seconds,
-                          plies=args.plies)
+                          plies=args.plies, nodes=args.nodes)
     if args.json:
         print(json.dumps({"value": result.value, "exact": result.exact,
                           "plies": result.plies, "nodes": result.nodes,
@@ -562,6 +566,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "be empty: the board and both racks hold the whole set)")
     sub.add_argument("--plies", type=positive_int, help="search at most this deep "
                      "(default: to the end)")
+    sub.add_argument("--nodes", type=positive_int, help="stop deepening after this many "
+                     "positions (the same answer on any machine; default: no limit)")
     return parser
 
 

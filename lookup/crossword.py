@@ -359,19 +359,21 @@ class CrosswordGame:
 
     # --- look-ahead: lookup/endgame.py, lookup/simulate.py ------------------------------
     def endgame(self, board: Board, rack: str, opponent_rack: str, seconds: float | None = None,
-                plies: int | None = None):
+                plies: int | None = None, nodes: int | None = None):
         """Best play to the end with the bag empty and both racks known: an EndgameResult
         with `value` (the mover's points to the end minus the opponent's, end adjustments
-        included) and `line` (the principal variation); lookup/endgame.py.
+        included) and `line` (the principal variation); lookup/endgame.py. `seconds`,
+        `plies` and `nodes` (positions searched) bound the iterative deepening.
 
         Raises:
-            BadInput: bad racks, a bag that is not empty, seconds or plies not positive.
+            BadInput: bad racks, a bag that is not empty, seconds, plies or nodes not
+                positive.
         """
         from lookup.endgame import solve_endgame  # engine modules import this one
         from lookup.engine import move_engine
 
         return solve_endgame(move_engine(self), board, rack, opponent_rack, seconds=seconds,
-                             plies=plies)
+                             plies=plies, nodes=nodes)
 
     def simulate(self, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
                  plies: int = 2, iterations: int | None = None, seconds: float | None = None,

@@ -52,6 +52,7 @@ _COMPLETE = 1 << 20
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 # The clock is read once every this many nodes.
 _CLOCK_NODES = 256
+_NO_NODE_LIMIT = 1 << 62
 _ZOBRIST_SEED = 0x5EED
 # Move lists a search keeps (EndgameSearch.ordered_moves); past this many it starts afresh.
 _MOVE_LISTS = 200_000
@@ -106,8 +107,8 @@ def held_tiles(cw, board: Board, racks: dict, pool: str = "") -> Counter:
     return held
 
 
-class _OutOfTime(Exception):
-    """The time budget ran out inside a round of iterative deepening."""
+class _OutOfBudget(Exception):
+    """The time or node budget ran out inside a round of iterative deepening."""
 
 
 @dataclass
@@ -178,6 +179,7 @@ class EndgameSearch:
         self.nodes = 0
         self.cuts = 0
         self.deadline = None
+        self.node_limit = _NO_NODE_LIMIT
         rng = random.Random(_ZOBRIST_SEED)
         codes = 2 * BLANK
         self.codes = codes
@@ -277,9 +279,10 @@ class EndgameSearch:
         The value is exact inside (alpha, beta), else a bound on the side beyond it.
         """
         self.nodes += 1
-        if self.deadline is not None and self.nodes % _CLOCK_NODES == 0 \
-                and time.perf_counter() > self.deadline:
-            raise _OutOfTime
+        if self.nodes > self.node_limit or (self.deadline is not None
+                                            and self.nodes % _CLOCK_NODES == 0
+                                            and time.perf_counter() > self.deadline):
+            raise _OutOfBudget
         key = (self.board_z ^ self.z_side[side] ^ self.z_scoreless[scoreless],
                self.rack_z[0], self.rack_z[1])
         entry = self.table.get(key)
@@ -385,20 +388,24 @@ class EndgameSearch:
                 saved
         return score - value, line
 
-    def solve(self, plies: int | None = None, seconds: float | None = None):
+    def solve(self, plies: int | None = None, seconds: float | None = None,
+              nodes: int | None = None):
         """Iterative deepening: (value, line, exact, depth) of the deepest finished round.
 
-        The first round always finishes; later ones stop at `seconds` or after `plies`.
+        The first round always finishes; later ones stop at `seconds`, after `plies`, or once
+        the search has visited `nodes` positions in all (a budget in work: the same result on
+        any machine).
         """
         found = None
         depth = 1
         started = time.perf_counter()
         while True:
             self.deadline = None if seconds is None or found is None else started + seconds
+            self.node_limit = _NO_NODE_LIMIT if nodes is None or found is None else nodes
             cuts_before = self.cuts
             try:
                 value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless)
-            except _OutOfTime:
+            except _OutOfBudget:
                 break
             exact = self.cuts == cuts_before
             found = (value, line, exact, depth)
@@ -429,20 +436,21 @@ def check_endgame(cw, board: Board, rack: str, opponent_rack: str) -> None:
                        "bag empty; use simulate while it is not")
 
 
-def check_budget(seconds=None, plies=None, iterations=None) -> None:
+def check_budget(seconds=None, plies=None, iterations=None, nodes=None) -> None:
     """Refuse a search budget that is not positive.
 
     Raises:
-        BadInput: seconds, plies or iterations given and not above 0.
+        BadInput: seconds, plies, iterations or nodes given and not above 0.
     """
-    for name, value in (("seconds", seconds), ("plies", plies), ("iterations", iterations)):
+    for name, value in (("seconds", seconds), ("plies", plies), ("iterations", iterations),
+                        ("nodes", nodes)):
         if value is not None and not value > 0:
             raise BadInput(f"{name} must be positive, not {value}")
 
 
 def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
                   seconds: float | None = None, plies: int | None = None, scoreless: int = 0,
-                  checked: bool = True) -> EndgameResult:
+                  checked: bool = True, nodes: int | None = None) -> EndgameResult:
     """Solve an endgame (module docstring): CrosswordGame.endgame.
 
     Args:
@@ -452,13 +460,15 @@ def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
         seconds: stop deepening after this much time (the first round always finishes).
         plies: search at most this deep.
         scoreless: scoreless turns in a row before the position.
+        nodes: stop deepening once this many positions are searched (the first round always
+            finishes); a budget that, unlike seconds, gives the same move on any machine.
         checked: refuse positions whose bag is not empty (check_endgame); False solves any
             two racks, as if the tiles the board and racks lack were out of the game.
 
     Raises:
         BadInput: see check_endgame and check_budget.
     """
-    check_budget(seconds=seconds, plies=plies)
+    check_budget(seconds=seconds, plies=plies, nodes=nodes)
     if checked:
         check_endgame(engine.cw, board, rack, opponent_rack)
     search = EndgameSearch(engine, engine.cells(board),
@@ -466,7 +476,7 @@ def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
                                                                                 board)],
                            scoreless)
     started = time.perf_counter()
-    value, line, exact, depth = search.solve(plies=plies, seconds=seconds)
+    value, line, exact, depth = search.solve(plies=plies, seconds=seconds, nodes=nodes)
     return EndgameResult(int(value), line_moves(engine, board, line), exact, depth,
                          search.nodes, time.perf_counter() - started)
 

@@ -61,6 +61,11 @@ class SimRow:
         iterations: iterations it was simulated.
         pruned: it stopped early, clearly worse than the leader.
         equity: its static equity (score + leave), the candidates' order.
+        rank: its place in that order (0: the best by equity).
+        gain, gain_stderr: the mean of its value minus rank 0's over the dealings both were
+            simulated with, and that mean's standard error (common random numbers make it
+            far smaller than either row's stderr); 0.0 for rank 0 itself, and in the
+            pre-endgame.
     """
 
     move: Move
@@ -69,6 +74,9 @@ class SimRow:
     iterations: int
     pruned: bool
     equity: float
+    rank: int
+    gain: float = 0.0
+    gain_stderr: float = 0.0
 
 
 def unseen_tiles(cw, board: Board, rack: str, unseen: str | None = None) -> str:
@@ -301,11 +309,13 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     codes = _tile_codes(engine, tiles)
     rng = random.Random(seed)
     totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
+    gains = [[0.0, 0.0, 0] for _ in plays]  # the same, of value minus the first candidate's
     pruned = [False] * len(plays)
     started = time.perf_counter()
     for done in range(1, iterations + 1):
         order = list(codes)
         rng.shuffle(order)
+        first = None
         for index, (_equity, play) in enumerate(plays):
             if pruned[index]:
                 continue
@@ -314,6 +324,13 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
             total[0] += value
             total[1] += value * value
             total[2] += 1
+            if index == 0:
+                first = value
+            elif first is not None:
+                gain = gains[index]
+                gain[0] += value - first
+                gain[1] += (value - first) ** 2
+                gain[2] += 1
         if progress is not None:
             progress(done, iterations)
         if done >= MIN_ITERATIONS and done % PRUNE_EVERY == 0:
@@ -322,9 +339,12 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
                 seconds is not None and time.perf_counter() - started >= seconds):
             break
     rows = []
-    for (equity, play), total, stopped in zip(plays, totals, pruned, strict=True):
+    for rank, ((equity, play), total, gain, stopped) in enumerate(zip(plays, totals, gains,
+                                                                       pruned, strict=True)):
         mean, stderr = _mean_stderr(total)
-        rows.append(SimRow(engine.move(play, board), mean, stderr, total[2], stopped, equity))
+        gain_mean, gain_stderr = _mean_stderr(gain) if gain[2] else (0.0, 0.0)
+        rows.append(SimRow(engine.move(play, board), mean, stderr, total[2], stopped, equity,
+                           rank, gain_mean, gain_stderr))
     rows.sort(key=lambda row: (row.pruned, -row.mean))
     return rows
 
@@ -375,7 +395,7 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
     mover_rack = engine.rack_counts(rack, board)
     codes = _tile_codes(engine, tiles)
     rows = []
-    for equity, play in _candidates(engine, board, rack, leaves, candidates):
+    for rank, (equity, play) in enumerate(_candidates(engine, board, rack, leaves, candidates)):
         total = 0.0
         for bag_tile, copies in sorted(Counter(codes).items()):
             order = list(codes)
@@ -389,6 +409,6 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
             value, _line, _exact, _depth = search.solve(plies=plies, seconds=seconds)
             total += copies * (play[R_SCORE] - value)
         rows.append(SimRow(engine.move(play, board), total / len(codes), 0.0,
-                           len(set(codes)), False, equity))
+                           len(set(codes)), False, equity, rank))
     rows.sort(key=lambda row: -row.mean)
     return rows

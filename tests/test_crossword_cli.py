@@ -169,10 +169,10 @@ def test_sim_table(artifacts, tmp_path):
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split() == ["#", "move", "word", "score", "equity", "mean", "stderr",
-                                "iters"]
+                                "gain", "iters"]
     # The opponent's q and z stay stuck: one dealing, no spread between iterations.
     assert lines[1].split()[:5] + lines[1].split()[7:] == ["1", "H", "7,5", "cats", "6",
-                                                            "0.00", "2"]
+                                                            "0.00", "baseline", "2"]
     assert lines[-1] == "(no leave values for this game: equity is the score)"
 
 

@@ -137,6 +137,22 @@ def test_depth_limited_rounds_reach_the_same_value(game):
         assert not shallow.exact and shallow.plies == full.plies - 1
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_node_budget_stops_after_the_last_round_it_covers(game):
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    board, rack, other = next((b, r, o) for b, r, o in fixture_endgames(game, 4)
+                              if solve_endgame(engine, b, r, o, checked=False).plies > 2)
+    full = solve_endgame(engine, board, rack, other, checked=False)
+    for plies in range(1, full.plies):
+        rounds = solve_endgame(engine, board, rack, other, plies=plies, checked=False)
+        budget = solve_endgame(engine, board, rack, other, nodes=rounds.nodes, checked=False)
+        assert (budget.plies, budget.value, budget.exact) == (plies, rounds.value, False)
+        assert [m.notation() for m in budget.line] == [m.notation() for m in rounds.line]
+    first = solve_endgame(engine, board, rack, other, nodes=1, checked=False)
+    assert first.plies == 1  # the first round always finishes
+    assert solve_endgame(engine, board, rack, other, nodes=full.nodes, checked=False).exact
+
+
 def test_bad_input_is_one_line():
     cw = fixture_game("scrabble-en")
     engine = MoveEngine(cw, compiled=False)
@@ -154,6 +170,8 @@ def test_bad_input_is_one_line():
         solve_endgame(engine, board, "s", "q", seconds=0)
     with pytest.raises(BadInput, match="plies must be positive, not -1"):
         solve_endgame(engine, board, "s", "q", plies=-1)
+    with pytest.raises(BadInput, match="nodes must be positive, not 0"):
+        solve_endgame(engine, board, "s", "q", nodes=0)
 
 
 def greedy_endgames(engine, count: int, most: int = 3, total: int = FULL_TILES):

@@ -5,13 +5,16 @@ bad input as one line. Fast suite: fixture lexicons, the pure-Python engine."""
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from crossword_support import fixture_game, game_with_words, selfplay_positions
 from lookup.endgame import solve_endgame
 from lookup.engine import MoveEngine
+from lookup.equity import EquityPlayer
 from lookup.errors import BadInput
 from lookup.game_engine import Game, greedy_player
+from lookup.leaves import LeaveValues, key_of_codes, leave_keys, tile_counts
 from lookup.sim_player import SimPlayer
 from lookup.simulate import _prune, pre_endgame, simulate, unseen_tiles
 from test_endgame import CAT_WORDS, cat_board
@@ -77,6 +80,35 @@ def test_the_leave_table_per_rack_gives_the_leave_functions_rows():
         assert any(r.equity != r.move.score for r in by_table)
 
 
+def test_gains_are_paired_differences_from_the_first_candidate():
+    engine, board, position = midgame()
+    rows = simulate(engine, board, position["rack"], candidates=4, plies=1, iterations=8,
+                    seed=3)
+    first = next(row for row in rows if row.rank == 0)
+    assert sorted(row.rank for row in rows) == [0, 1, 2, 3]
+    assert first.equity == max(row.equity for row in rows)
+    assert (first.gain, first.gain_stderr) == (0.0, 0.0) and not first.pruned
+    for row in rows:
+        assert row.gain == pytest.approx(row.mean - first.mean), row.move.notation()
+    assert any(0 < row.gain_stderr < row.stderr for row in rows)
+
+
+def test_the_player_leaves_the_best_by_equity_only_on_a_significant_gain():
+    from lookup.crossword import Move
+    from lookup.simulate import SimRow
+
+    def rows(gain, gain_stderr, static_pruned=False):
+        static = SimRow(Move("pass"), 10.0, 4.0, 30, static_pruned, 30.0, 0)
+        other = SimRow(Move("exchange", exchanged="q"), 10.0 + gain, 4.0, 30, False, 20.0, 1,
+                       gain, gain_stderr)
+        return [other, static] if gain > 0 else [static, other]
+
+    assert SimPlayer.choose(rows(3.0, 1.0)).move.kind == "exchange"
+    assert SimPlayer.choose(rows(3.0, 2.0)).move.kind == "pass"  # 3 < 1.645 x 2
+    assert SimPlayer.choose(rows(0.5, 0.1, static_pruned=True)).move.kind == "exchange"
+    assert SimPlayer.choose(rows(-2.0, 1.0)).move.kind == "pass"
+
+
 def test_pruning_stops_a_candidate_below_the_leaders_lower_bound():
     # (sum, sum of squares, count): means 10 and 0 with standard errors 1 and 0.1; a third,
     # mean 9.9, overlaps the leader.
@@ -117,6 +149,28 @@ def test_player_solves_the_endgame_and_simulates_before():
                 bag="qzxjkvwyh", racks=["ss", "bdfg"], board=board, record=True)
     game.step()
     assert game.moves[0][1] == "H 7,6 cats 6"
+
+
+def test_player_exchanges_when_the_equity_bot_would():
+    cw = game_with_words("scrabble-en", CAT_WORDS, "player-exchange")
+    rules = cw.rules
+    keys = leave_keys(tile_counts(rules), rules.rack_size - 1)
+    values = np.zeros(len(keys))
+    code = {letter: rules.alphabet.index(letter) + 1 for letter in "qsxz"}
+    # CATS (6) keeps QXZ (-50); exchanging QXZ keeps S (+40): the equity bot exchanges.
+    values[np.searchsorted(keys, key_of_codes([code["q"], code["x"], code["z"]]))] = -50.0
+    values[np.searchsorted(keys, key_of_codes([code["s"]]))] = 40.0
+    cw._leaves = LeaveValues(rules, values)
+    engine = MoveEngine(cw, compiled=False)
+    bag = "bdfghkmnprtuvwy"
+    for player, expected in ((EquityPlayer(cw.leaves()), "exchange qxz"),
+                             (SimPlayer(iterations=2, candidates=2), "exchange qxz"),
+                             (SimPlayer(iterations=2, candidates=2, leave=lambda tiles: 0.0),
+                              "H 7,6 cats 6")):
+        game = Game(engine, [player, greedy_player], bag=bag, racks=["sqxz", "aeio"],
+                    board=cat_board(cw), record=True)
+        game.step()
+        assert game.moves[0][1] == expected
 
 
 def test_unseen_tiles_default_to_the_rest_of_the_set():
