@@ -28,7 +28,11 @@ def build_manifest(artifacts) -> list[dict]:
     artifacts = Path(artifacts)
     entries = []
     for path in sorted(artifacts.rglob("*")):
-        if not path.is_file() or path.name.startswith("_") or path.name.endswith(".tmp"):
+        # Names starting with "_" are sidecars or work directories (_proofs, _leave-runs:
+        # checkpoints of long runs), never artifacts.
+        relative = path.relative_to(artifacts).parts
+        if not path.is_file() or any(part.startswith("_") for part in relative) \
+                or path.name.endswith(".tmp"):
             continue
         if path.parent == artifacts and path.name == MANIFEST_NAME:
             continue

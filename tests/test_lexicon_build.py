@@ -96,6 +96,18 @@ def test_manifest(built):
     assert dawg["size"] == (built / "lexicons" / "enable.dawg").stat().st_size
 
 
+def test_manifest_skips_work_directories(built, tmp_path):
+    from pipeline.manifest import build_manifest
+
+    copy = tmp_path / "artifacts"
+    shutil.copytree(built, copy)
+    for work in ("_proofs/wordle-en.hard/plan.json", "_leave-runs/scrabble-en/chunk-00000.npz"):
+        (copy / work).parent.mkdir(parents=True)
+        (copy / work).write_text("{}")
+    entries = build_manifest(copy)
+    assert sorted(e["path"] for e in entries) == sorted(TARGETS)
+
+
 def test_cli_queries(built):
     result = wordpack(built, "check", "enable", "cat", "qzx", "--json")
     assert result.returncode == 1 and json.loads(result.stdout) == {"cat": True, "qzx": False}
