@@ -229,6 +229,6 @@ def test_the_sim_bot_plays_with_a_budget_counted_in_work(cli_artifacts, monkeypa
                  {})
     bot = make_player("sim", crossword_game("scrabble-en"))
     assert (bot.candidates, bot.plies, bot.iterations, bot.seconds, bot.endgame_plies,
-            bot.endgame_seconds) == (10, 2, 30, None, 6, None)
+            bot.endgame_nodes, bot.endgame_seconds) == (10, 2, 30, None, 6, 5000, None)
     assert SIM_BUDGET["iterations"] == bot.iterations
     crossword_game.cache_clear()
