@@ -18,7 +18,6 @@ from pathlib import Path
 
 import numpy as np
 
-from lookup.equations import validate_equation
 from lookup.errors import BadInput, unknown_name
 from lookup.feedback import (
     all_green,
@@ -177,6 +176,9 @@ class GuessingGame:
             raise BadInput(f"{what} {word!r} uses {''.join(bad)!r}, not in the alphabet "
                            f"{self.alphabet!r}")
         if self.descriptor.get("guess_rules") == "nerdle-equations":
+            # Imported here: its exact arithmetic (fractions) costs every load ~10 ms.
+            from lookup.equations import validate_equation
+
             # Say why (untrue, two '=', a leading zero...) rather than just "not allowed".
             try:
                 validate_equation(word, length=self.length, kind="guesses")
