@@ -1,14 +1,16 @@
 """Long look-ahead runs (`make bench-matches`, hours) on scrabble-en, compiled engine:
 
 - Over ENDGAME_GAMES self-play endgames (greedy games up to the turn the bag empties), the
-  spread the exact endgame solver gains over greedy play: the side to move finishes the game
+  spread the endgame solver gains over greedy play: the side to move finishes the game
   greedily, then again with the solver, the opponent greedy both times (Maven: "over 10
-  points per game").
+  points per game"). The solver has the sim bot's budget (lookup/match.py SIM_BUDGET: at most
+  6 plies, no deeper round after 5,000 positions): solving full racks to the end takes tens of
+  seconds each, too long for thousands.
 - The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/match.py,
   bots "sim" and "equity"; the sim bot's budget per move is lookup/match.py SIM_BUDGET).
   Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
   leave bot, +16.3 points per game).
-Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED.
+Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match.
 """
 
 import os
@@ -31,9 +33,10 @@ def row(what, value, unit, note=""):
 def endgame_gain_rows(engine) -> list[dict]:
     from bench_lookahead import bag_empty_positions
     from lookup.game_engine import Game, greedy_player
+    from lookup.match import SIM_BUDGET
     from lookup.sim_player import SimPlayer
 
-    solver = SimPlayer(endgame_seconds=None)
+    solver = SimPlayer(**SIM_BUDGET)
     gains, solved_seconds = [], 0.0
     for board, rack, other in bag_empty_positions(engine, ENDGAME_GAMES):
         spreads = []
@@ -45,9 +48,11 @@ def endgame_gain_rows(engine) -> list[dict]:
                 solved_seconds += time.process_time() - started
             spreads.append(result.spread(0))
         gains.append(spreads[1] - spreads[0])
+    budget = (f"at most {SIM_BUDGET['endgame_plies']} plies, {SIM_BUDGET['endgame_nodes']:,} "
+              "positions")
     return [row("endgame solver over greedy play, mean spread gained",
                 statistics.mean(gains), "points",
-                f"{len(gains)} self-play endgames from the empty bag, solved to the end; "
+                f"{len(gains)} self-play endgames from the empty bag, solver budget {budget}; "
                 f"solver better in {sum(g > 0 for g in gains)}, worse in "
                 f"{sum(g < 0 for g in gains)} (the solver assumes a best-playing opponent); "
                 f"{solved_seconds / len(gains):.2f} s CPU per endgame; Maven: over 10")]
@@ -55,6 +60,9 @@ def endgame_gain_rows(engine) -> list[dict]:
 
 def sim_match_rows() -> list[dict]:
     from lookup.match import SIM_BUDGET, play_match
+
+    if not SIM_PAIRS:
+        return []
 
     started = time.perf_counter()
     result = play_match(GAME, "sim", "equity", SIM_PAIRS, SEED, WORKERS)
