@@ -42,10 +42,10 @@ from lookup.engine_kernel import (
     RECORD_FIELDS,
 )
 from lookup.errors import BadInput
+from lookup.leaves import EMPTY_LEAVE
 
 PASS = ()  # the pass in a search line (plays are record tuples)
 PASS_ENTRY = (PASS, (), 0, 0, None, None, None)  # the pass as a move entry (EndgameSearch._entry)
-_EMPTY_LEAVE = 1  # the leave key of a play that empties the rack (lookup/engine_kernel.py)
 _INFINITY = 1 << 30
 # Depth of a table entry whose value no depth cut touched: valid for every search.
 _COMPLETE = 1 << 20
@@ -240,7 +240,7 @@ class EndgameSearch:
             rows = rows.tolist()
         plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
                  for at in range(0, count * width, width)]
-        plays.sort(key=lambda play: (play[R_LEAVE] != _EMPTY_LEAVE, -play[R_SCORE]))
+        plays.sort(key=lambda play: (play[R_LEAVE] != EMPTY_LEAVE, -play[R_SCORE]))
         return plays
 
     def ordered_moves(self, side: int, first):
@@ -339,7 +339,7 @@ class EndgameSearch:
             return low, (move[0],)
         leaves = self.out_tables.get(bonus)
         if leaves is None:
-            leaves = self.out_tables[bonus] = self.engine.keyed_leave_table([_EMPTY_LEAVE],
+            leaves = self.out_tables[bonus] = self.engine.keyed_leave_table([EMPTY_LEAVE],
                                                                             [float(bonus)])
         record, equity = self.engine.search_cells(self.cells, self._kernel_rack(side),
                                                   best=True, leaves=leaves)

@@ -31,6 +31,7 @@ main word's tile codes (BLANK bits only on the board's blanks).
 
 from lookup.board import BLANK, LETTER_MASK
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
+from lookup.leaves import EMPTY_LEAVE, LEAVE_DIGIT
 
 NO_CROSS_WORD = -1
 ALL_PLAYS = 0
@@ -79,8 +80,6 @@ _F_NEXT_NBLANK = 17
 _F_AFTER = 18  # tiles left in the rack once the square is filled
 _FRAME = 19
 
-_LEAVE_DIGIT = 64
-_EMPTY_LEAVE = 1  # the key of the empty leave
 _CODES = LETTER_MASK + 1  # tile codes without the blank bit
 _LEAVE_HASH = 0x9E3779B1
 
@@ -156,15 +155,15 @@ def sub_leave_keys(rack, to_lex, game_keys, lex_keys, sizes):
     taken = int_array(k + 1)  # copies kept of each distinct code; the last one varies fastest
     total = 0
     while True:
-        game_key = _EMPTY_LEAVE
-        lex_key = _EMPTY_LEAVE
+        game_key = EMPTY_LEAVE
+        lex_key = EMPTY_LEAVE
         size = 0
         for i in range(k):
             for _ in range(taken[i]):
-                game_key = game_key * _LEAVE_DIGIT + distinct[i]
+                game_key = game_key * LEAVE_DIGIT + distinct[i]
             d = by_lex[i]
             for _ in range(taken[d]):
-                lex_key = lex_key * _LEAVE_DIGIT + to_lex[distinct[d]]
+                lex_key = lex_key * LEAVE_DIGIT + to_lex[distinct[d]]
             size += taken[i]
         game_keys[total] = game_key
         lex_keys[total] = lex_key
@@ -756,11 +755,11 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                         if valid and want_leave:
                             key = 1
                             for _ in range(blanks - nb):
-                                key *= _LEAVE_DIGIT
+                                key *= LEAVE_DIGIT
                             for j in range(kinds):
                                 t = rack_tiles[j]
                                 for _ in range(full[t] - used[t]):
-                                    key = key * _LEAVE_DIGIT + t
+                                    key = key * LEAVE_DIGIT + t
                         if blanks or want_leave:
                             for q in range(fresh):
                                 used[new_tile[q]] = 0

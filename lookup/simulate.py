@@ -38,9 +38,8 @@ from lookup.board import Board
 from lookup.crossword import BLANK_SYMBOL, Move
 from lookup.endgame import EndgameSearch, check_budget, held_tiles, play_tiles
 from lookup.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
-from lookup.equity import sub_leaves
 from lookup.errors import ArtifactMissing, BadInput
-from lookup.leaves import EMPTY_LEAVE, key_of_codes
+from lookup.leaves import EMPTY_LEAVE, codes_of_key
 
 DEFAULT_ITERATIONS = 100
 # With a time budget and no iteration count (macondo's cap).
@@ -146,16 +145,16 @@ class _Leaves:
         rack = tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
         found = self.racks.get(rack)
         if found is None:
-            codes = [code for code, n in enumerate(rack) for _ in range(n)]
+            to_game = self.engine.to_game
+            codes = [to_game[code] for code, n in enumerate(rack) for _ in range(n)]
+            game_keys, lex_keys, sizes = self.engine.sub_leave_keys(codes)
             # A play places at least one tile: a leave never holds the whole rack.
-            kept = [k for k in sub_leaves(codes) if 0 < len(k) < len(codes)]
-            keys = [key_of_codes(k) for k in kept]
+            kept = (sizes > 0) & (sizes < len(codes))
+            keys = lex_keys[kept].tolist()
             if self.model is not None:
-                to_game = self.engine.to_game
-                values = self.model.lookup(
-                    [key_of_codes([to_game[c] for c in k]) for k in kept]).tolist()
+                values = self.model.lookup(game_keys[kept]).tolist()
             elif self.leave is not None:
-                values = [float(self.leave(self.tiles(k))) for k in kept]
+                values = [float(self.leave(self.tiles(codes_of_key(k)))) for k in keys]
             else:
                 found = self.racks[rack] = ({}, None)
                 return found
