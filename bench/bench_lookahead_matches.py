@@ -10,11 +10,14 @@
   bots "sim" and "equity"; the sim bot's budget per move is lookup/match.py SIM_BUDGET).
   Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
   leave bot, +16.3 points per game).
-Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match.
+Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match and
+ENDGAME_GAMES=0 the endgames; each part has its own area, so a skipped part keeps its rows in
+bench/results.md. The match prints its standing to stderr after every batch of pairs.
 """
 
 import os
 import statistics
+import sys
 import time
 
 LONG = True
@@ -25,8 +28,8 @@ WORKERS = int(os.environ.get("MATCH_WORKERS", "2"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
 
 
-def row(what, value, unit, note=""):
-    return {"area": "lookahead-matches", "what": what, "value": value, "unit": unit,
+def row(area, what, value, unit, note=""):
+    return {"area": area, "what": what, "value": value, "unit": unit,
             "baseline": "", "baseline_value": None, "ratio": None, "note": note}
 
 
@@ -36,6 +39,8 @@ def endgame_gain_rows(engine) -> list[dict]:
     from lookup.match import SIM_BUDGET
     from lookup.sim_player import SimPlayer
 
+    if not ENDGAME_GAMES:
+        return []
     solver = SimPlayer(**SIM_BUDGET)
     gains, solved_seconds = [], 0.0
     for board, rack, other in bag_empty_positions(engine, ENDGAME_GAMES):
@@ -50,7 +55,7 @@ def endgame_gain_rows(engine) -> list[dict]:
         gains.append(spreads[1] - spreads[0])
     budget = (f"at most {SIM_BUDGET['endgame_plies']} plies, {SIM_BUDGET['endgame_nodes']:,} "
               "positions")
-    return [row("endgame solver over greedy play, mean spread gained",
+    return [row("lookahead-endgames", "endgame solver over greedy play, mean spread gained",
                 statistics.mean(gains), "points",
                 f"{len(gains)} self-play endgames from the empty bag, solver budget {budget}; "
                 f"solver better in {sum(g > 0 for g in gains)}, worse in "
@@ -64,8 +69,14 @@ def sim_match_rows() -> list[dict]:
     if not SIM_PAIRS:
         return []
 
+    def report(so_far, pairs):
+        print(f"sim vs equity: {len(so_far.pair_shares)}/{pairs} pairs, "
+              f"{100 * so_far.win_rate():.1f} % wins, spread {so_far.mean_spread():+.1f}, "
+              f"{time.perf_counter() - started:.0f} s",
+              file=sys.stderr, flush=True)
+
     started = time.perf_counter()
-    result = play_match(GAME, "sim", "equity", SIM_PAIRS, SEED, WORKERS)
+    result = play_match(GAME, "sim", "equity", SIM_PAIRS, SEED, WORKERS, progress=report)
     low, high = result.interval()
     budget = ", ".join(f"{k} {v}" for k, v in SIM_BUDGET.items())
     note = (f"{SIM_PAIRS:,} mirrored pairs, seed {SEED}: W/D/L {result.wins}/{result.draws}/"
@@ -73,7 +84,8 @@ def sim_match_rows() -> list[dict]:
             f"{result.mean_spread():+.1f}, points per move {result.points_per_move(0):.2f} vs "
             f"{result.points_per_move(1):.2f}; budget per move: {budget}; "
             f"{time.perf_counter() - started:.0f} s wall, {WORKERS} processes; macondo 63.4 %")
-    return [row(f"{GAME}: sim vs equity, win rate", 100 * result.win_rate(), "%", note)]
+    return [row("lookahead-matches", f"{GAME}: sim vs equity, win rate",
+                100 * result.win_rate(), "%", note)]
 
 
 def run() -> list[dict]:
@@ -81,7 +93,7 @@ def run() -> list[dict]:
     from lookup.engine import move_engine, numba_available
 
     if not numba_available():
-        return [row("look-ahead matches", None, "",
+        return [row("lookahead-matches", "look-ahead matches", None, "",
                     "numba is not installed: pip install wordpack[fast]")]
     engine = move_engine(crossword_game(GAME), compiled=True)
     return endgame_gain_rows(engine) + sim_match_rows()
