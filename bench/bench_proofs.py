@@ -2,15 +2,16 @@
 
 Rows: the CPU-hours and wall hours of every committed proof (from its recipe in
 sources/proofs/); the speed-up of the Dask stage from 1 to 2 local workers on the same chunks
-of wordle-en openers; and, for every game and mode, the estimated CPU-hours of a full proof:
-the openers that survive the bound screen against the built tree's total times the mean CPU
-time of a random sample of them (openers near the best take longer than the sample's typical
-one, so this is a low estimate for games whose survivors are few).
+of wordle-en openers; and, for every game and mode without a committed proof, the estimated
+CPU-hours of a full proof: the openers that survive the bound screen against the built tree's
+total times the mean CPU time of a random sample of them (openers near the best take longer
+than the sample's typical one, so this is a low estimate for games whose survivors are few).
 """
 
 import json
 import logging
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -73,17 +74,31 @@ def speedup_rows() -> list[dict]:
                 "lowers it)")]
 
 
+def committed_modes() -> set:
+    """(game, mode) of every committed proof: its rows give its real CPU time."""
+    done = set()
+    for recipe_path in (REPO / "sources" / "proofs").glob("*.proof.json"):
+        recipe = json.loads(recipe_path.read_text())
+        done.update((recipe["game"], mode) for mode in recipe["modes"])
+    return done
+
+
 def estimate_rows() -> list[dict]:
     rows = []
     rng = np.random.default_rng(13)
+    committed = committed_modes()
     for npy in sorted(GUESSING.glob("*.feedback.npy")):
         game = npy.name.removesuffix(".feedback.npy")
+        if (game, "normal") in committed and (game, "hard") in committed:
+            continue
         search = GameSearch(npy, width=0)
         matrix = search.matrix
         figures = split_figures(matrix.codes, code_count(matrix.length))
         is_answer = np.arange(len(matrix.guesses)) < len(matrix.answers)
         bounds = tree_lower_bound(len(matrix.answers), figures["non_green_groups"], is_answer)
         for mode, suffix in (("normal", "tree.msgpack"), ("hard", "hard.tree.msgpack")):
+            if (game, mode) in committed:
+                continue
             header, _ = msgpack.unpackb((GUESSING / f"{game}.{suffix}").read_bytes())
             beta = header["total"] + 1
             survivors = np.flatnonzero(bounds < beta)
@@ -95,6 +110,8 @@ def estimate_rows() -> list[dict]:
                 searcher.cost(int(g), beta)
                 cpu.append(time.process_time() - started)
             mean = float(np.mean(cpu)) if cpu else 0.0
+            print(f"proofs: {game} {mode}: {len(cpu)} openers, {sum(cpu):.0f} CPU s",
+                  file=sys.stderr, flush=True)
             rows.append(row(f"{game} {mode}: full proof, estimated CPU",
                             mean * survivors.size / 3600, "CPU-hours",
                             f"{survivors.size} of {len(matrix.guesses)} openers survive the "
