@@ -6,6 +6,8 @@ compiled engine:
   macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go).
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
   solve time of 4-, 6- and 8-ply searches (macondo: an 8-ply endgame in 1.19 s).
+- The one-tile pre-endgame (lookup/simulate.py pre_endgame) from greedy self-play (the turn
+  one tile is left in the bag): median time per position, each line solved 4 plies deep.
 The long runs (the solver's gain over 2,000 endgames, the simulating bot's match) are in
 bench_lookahead_matches.py (`make bench-matches`).
 Times are CPU seconds of the process (time.process_time).
@@ -21,6 +23,8 @@ SIM_POSITIONS = 10
 SIM_ITERATIONS = 20
 DEPTHS = (4, 6, 8)
 DEPTH_POSITIONS = 5
+PRE_ENDGAME_POSITIONS = 5
+PRE_ENDGAME_PLIES = 4
 
 
 def row(what, value, unit, note=""):
@@ -82,6 +86,42 @@ def depth_rows(engine) -> list[dict]:
     return rows
 
 
+def one_tile_positions(engine, count: int) -> list:
+    """(board, rack to move, unseen tiles) when one tile is left in the bag in greedy games,
+    seeds 0, 1...
+    """
+    from lookup.game_engine import Game, greedy_player
+
+    found = []
+    seed = 0
+    while len(found) < count:
+        game = Game(engine, [greedy_player, greedy_player], seed)
+        while len(game.bag) > 1 and game.step():
+            pass
+        if len(game.bag) == 1 and game.racks[0] and game.racks[1]:
+            seat = game.turn % 2
+            found.append((game.board(), game.rack_text(seat),
+                          game.rack_text(1 - seat) + game.tiles_text(game.bag)))
+        seed += 1
+    return found
+
+
+def pre_endgame_rows(engine) -> list[dict]:
+    from lookup.simulate import pre_endgame
+
+    times = []
+    for board, rack, unseen in one_tile_positions(engine, PRE_ENDGAME_POSITIONS):
+        started = time.process_time()
+        pre_endgame(engine, board, rack, unseen, candidates=10, plies=PRE_ENDGAME_PLIES)
+        times.append(time.process_time() - started)
+    return [row(f"pre-endgame, 10 candidates, {PRE_ENDGAME_PLIES}-ply solves, median",
+                statistics.median(times), "s",
+                f"{len(times)} positions with one tile in the bag (greedy self-play); slowest "
+                f"{max(times):.3g} s; each candidate x each tile the bag may hold is one "
+                "endgame solve, too slow for the sim bot's budget (lookup/match.py SIM_BUDGET "
+                "simulates instead)")]
+
+
 def run() -> list[dict]:
     from lookup.crossword import crossword_game
     from lookup.engine import move_engine, numba_available
@@ -90,4 +130,4 @@ def run() -> list[dict]:
         return [row("look-ahead", None, "", "numba is not installed: pip install wordpack[fast]")]
     cw = crossword_game(GAME)
     engine = move_engine(cw, compiled=True)
-    return sim_rows(cw, engine) + depth_rows(engine)
+    return sim_rows(cw, engine) + depth_rows(engine) + pre_endgame_rows(engine)

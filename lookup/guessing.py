@@ -120,7 +120,7 @@ def hard_mode_violation(guess: str, previous: str, code: int) -> str | None:
 
     Hard mode as the original game checks it: every green letter stays in place, and every
     letter shown green or yellow is used at least as often as it was shown. This is the rule's
-    one statement; pipeline/search_tree.py has a compiled copy (`_satisfies`) that
+    one statement; pipeline/search_tree.py has a compiled copy (`_child_allowed`) that
     tests/test_tree.py checks against this function.
     """
     trits = [int(d) for d in code_to_digits(code, len(previous))]

@@ -30,7 +30,7 @@ Quick exits: if an answer of S splits S into singletons, f(S) = 2n - 1; else if 
 f(S) = 2n. The per-node scan that counts every allowed guess's groups reads the transposed
 matrix (answers x guesses) row by row, so a node streams |S| contiguous rows.
 
-Hard mode (the rule of lookup.guessing.hard_mode_violation, compiled here as `_satisfies`): a
+Hard mode (the rule of lookup.guessing.hard_mode_violation, compiled here as `_child_allowed`): a
 guess must keep every green letter in place and contain every green or yellow letter as often
 as the last feedback showed it (the original game's check against the last row; it implies
 every earlier row's check). The allowed set of a child is the parent's set
@@ -107,32 +107,44 @@ def _split(codes_row, S, ncodes, green):
 
 
 @numba.njit(cache=True)
-def _satisfies(h, g, code, letters, counts, length, nletters):
-    """Hard mode: may guess h follow guess g that got `code`? (lookup.guessing's
-    hard_mode_violation over letter indices; tests/test_tree.py checks that they agree.)
+def _child_allowed(allowed, g, code, letters, counts, length, nletters):
+    """Hard mode: the guesses of `allowed` that may follow guess g after it got `code`
+    (lookup.guessing's hard_mode_violation over letter indices; tests/test_tree.py checks that
+    they agree). The rule's squares and letter counts depend on (g, code) only, so they are
+    worked out once, and each guess costs a few comparisons.
     """
+    green_squares = np.empty(length, np.int64)
+    n_green = 0
     need = np.zeros(nletters, np.int32)
     c = code
     for i in range(length - 1, -1, -1):
         t = c % 3
         c //= 3
-        if t == 2 and letters[h, i] != letters[g, i]:
-            return False
+        if t == 2:
+            green_squares[n_green] = i
+            n_green += 1
         if t > 0:
             need[letters[g, i]] += 1
-    for i in range(length):
-        x = letters[g, i]
-        if need[x] > counts[h, x]:
-            return False
-    return True
-
-
-@numba.njit(cache=True)
-def _child_allowed(allowed, g, code, letters, counts, length, nletters):
+    needed = np.empty(length, np.int64)
+    n_needed = 0
+    for x in range(nletters):
+        if need[x] > 0:
+            needed[n_needed] = x
+            n_needed += 1
     out = np.empty(allowed.shape[0], np.int32)
     m = 0
     for h in allowed:
-        if _satisfies(h, g, code, letters, counts, length, nletters):
+        ok = True
+        for j in range(n_green):
+            if letters[h, green_squares[j]] != letters[g, green_squares[j]]:
+                ok = False
+                break
+        if ok:
+            for j in range(n_needed):
+                if counts[h, needed[j]] < need[needed[j]]:
+                    ok = False
+                    break
+        if ok:
             out[m] = h
             m += 1
     return out[:m]

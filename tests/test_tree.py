@@ -15,7 +15,7 @@ from lookup.guessing import hard_mode_violation
 from lookup.splits import split_figures, tree_lower_bound
 from lookup.word_list import read_word_list
 from pipeline.build_feedback import encode_words, feedback_matrix
-from pipeline.search_tree import INFINITE, Searcher, _lower_bound, _satisfies
+from pipeline.search_tree import INFINITE, Searcher, _child_allowed, _lower_bound
 
 GAMES = FIXTURES / "guessing"
 
@@ -131,12 +131,13 @@ def test_compiled_hard_mode_rule_agrees_with_the_runtime():
     counts = np.zeros((len(guesses), len(alphabet)), np.uint8)
     for i in range(letters.shape[1]):
         np.add.at(counts, (np.arange(len(guesses)), letters[:, i]), 1)
+    everything = np.arange(len(guesses), dtype=np.int32)
     for g, previous in enumerate(guesses):
         for code in sorted({feedback_reference(previous, answer) for answer in guesses}):
-            for h, guess in enumerate(guesses):
-                expected = hard_mode_violation(guess, previous, code) is None
-                assert _satisfies(h, g, code, letters, counts, 4, len(alphabet)) == expected, \
-                    (guess, previous, code)
+            expected = [h for h, guess in enumerate(guesses)
+                        if hard_mode_violation(guess, previous, code) is None]
+            allowed = _child_allowed(everything, g, code, letters, counts, 4, len(alphabet))
+            assert allowed.tolist() == expected, (previous, code)
 
 
 def test_lower_bound_holds_and_compiled_form_agrees():
