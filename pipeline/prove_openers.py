@@ -38,7 +38,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
-from lookup.errors import BadInput
+from lookup.errors import BadInput, WordpackError
 from lookup.feedback import code_count
 from lookup.formats import PROOF_FORMAT, PROOF_VERSION, sha256_file
 from lookup.splits import split_figures, tree_lower_bound
@@ -53,6 +53,15 @@ MODES = ("normal", "hard")
 DEFAULT_CHUNK = 32
 # A worker clears its search memo beyond this many entries (about 40 bytes each).
 MEMO_LIMIT = 8_000_000
+
+# Dask's comm timeouts (30 s by default) for the local cluster: a busy or niced machine can
+# leave the scheduler's event loop unscheduled that long, and the client then drops the run.
+COMM_TIMEOUT = "600s"
+
+
+class RunInterrupted(WordpackError):
+    """The Dask run stopped before every chunk was proven; finished chunks are kept."""
+
 
 _CHUNK_SCHEMA = pa.schema([
     ("guess", pa.int32()), ("status", pa.string()), ("total", pa.int32()),
@@ -203,10 +212,23 @@ def _client(workers: int, scheduler: str | None):
     return Client(cluster)
 
 
+def _comm_timeouts():
+    """Dask settings in force while a run's cluster and client exist (COMM_TIMEOUT)."""
+    import dask
+    import distributed  # noqa: F401  (loads its defaults, which leaving the context keeps)
+
+    return dask.config.set({"distributed.comm.timeouts.connect": COMM_TIMEOUT,
+                            "distributed.comm.timeouts.tcp": COMM_TIMEOUT})
+
+
 def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
              chunk_size: int, progress: bool) -> tuple[dict, pa.Table]:
     """Prove one mode, resuming from `checkpoints`; returns (plan, chunk rows of every chunk)."""
+    from concurrent.futures import CancelledError
+
     from distributed import as_completed
+    from distributed.comm.core import CommClosedError
+    from distributed.scheduler import KilledWorker
 
     plan = checkpoints.plan(lambda: make_plan(npy_path, mode, margin, chunk_size, progress))
     if plan["margin"] != margin:
@@ -231,10 +253,19 @@ def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
                                                                    for i in pending),
                   desc=f"{plan['game']} {mode}", unit="opener", disable=not progress,
                   smoothing=0.05) as bar:
-            for future in as_completed(futures):
-                index = futures[future]
-                checkpoints.save_chunk(index, future.result())
-                bar.update(len(chunks[index]))
+            try:
+                for future in as_completed(futures):
+                    index = futures[future]
+                    checkpoints.save_chunk(index, future.result())
+                    bar.update(len(chunks[index]))
+            except (CancelledError, CommClosedError, KilledWorker) as error:
+                saved = sum(checkpoints.done(i) for i in range(len(chunks)))
+                reason = str(error).splitlines()[0] if str(error) else ""
+                raise RunInterrupted(
+                    f"{plan['game']} {mode}: the Dask run stopped ({type(error).__name__}"
+                    f"{': ' + reason if reason else ''}); {saved} of {len(chunks)} chunks are "
+                    f"saved in {checkpoints.directory}: run the same command again to resume"
+                ) from None
         checkpoints.log_session({"wall_seconds": round(time.perf_counter() - started, 3),
                                  "chunks": len(pending), "workers": workers,
                                  "finished": _now()})
@@ -257,6 +288,36 @@ def mode_table(plan: dict, guesses: list[str], searched: pa.Table) -> pa.Table:
         "status": [row[1] for row in rows], "total": [row[2] for row in rows],
         "max_depth": [row[3] for row in rows], "seconds": [round(row[4], 4) for row in rows],
     }, schema=SCHEMA)
+
+
+def _prove_modes(npy_path, modes, checkpoint_dir: Path, workers: int, scheduler, margin: int,
+                 chunk_size: int, progress: bool, game: GameSearch) -> tuple[list, dict]:
+    """(table per mode, recipe entry per mode) of every mode, on one Dask client."""
+    client = _client(workers or os.cpu_count() or 1, scheduler)
+    tables, recipe_modes = [], {}
+    try:
+        for mode in modes:
+            checkpoints = Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}")
+            plan, searched = run_mode(npy_path, mode, checkpoints, client, margin, chunk_size,
+                                      progress)
+            tables.append(mode_table(plan, game.matrix.guesses, searched))
+            sessions = checkpoints.sessions()
+            recipe_modes[mode] = {
+                "depth_limit": plan["depth_limit"], "margin": margin,
+                "incumbent": plan["incumbent"], "beta": plan["beta"],
+                "bound_screened": len(plan["bound_rows"]), "searched": searched.num_rows,
+                "wall_seconds": round(plan["plan_seconds"]
+                                      + sum(s["wall_seconds"] for s in sessions), 1),
+                "cpu_seconds": round(plan["plan_cpu_seconds"]
+                                     + sum(searched.column("cpu_seconds").to_pylist()), 1),
+                "workers": sorted({s["workers"] for s in sessions}),
+            }
+    finally:
+        cluster = client.cluster  # the LocalCluster _client started, None with `scheduler`
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    return tables, recipe_modes
 
 
 def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: int = 0,
@@ -289,27 +350,9 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
     version = code_version(Path(__file__).resolve().parents[1])  # the code that starts the run
     game = GameSearch(npy_path)
     checkpoint_dir = Path(checkpoint_dir or output.with_name("_proofs"))
-    client = _client(workers or os.cpu_count() or 1, scheduler)
-    tables, recipe_modes = [], {}
-    try:
-        for mode in modes:
-            checkpoints = Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}")
-            plan, searched = run_mode(npy_path, mode, checkpoints, client, margin, chunk_size,
-                                      progress)
-            tables.append(mode_table(plan, game.matrix.guesses, searched))
-            sessions = checkpoints.sessions()
-            recipe_modes[mode] = {
-                "depth_limit": plan["depth_limit"], "margin": margin,
-                "incumbent": plan["incumbent"], "beta": plan["beta"],
-                "bound_screened": len(plan["bound_rows"]), "searched": searched.num_rows,
-                "wall_seconds": round(plan["plan_seconds"]
-                                      + sum(s["wall_seconds"] for s in sessions), 1),
-                "cpu_seconds": round(plan["plan_cpu_seconds"]
-                                     + sum(searched.column("cpu_seconds").to_pylist()), 1),
-                "workers": sorted({s["workers"] for s in sessions}),
-            }
-    finally:
-        client.close()
+    with _comm_timeouts():
+        tables, recipe_modes = _prove_modes(npy_path, modes, checkpoint_dir, workers, scheduler,
+                                            margin, chunk_size, progress, game)
     table = pa.concat_tables(tables)
     metadata = {"format": PROOF_FORMAT, "version": str(PROOF_VERSION), "game": game.game["id"],
                 "answers_sha256": game.answers_sha256, "guesses_sha256": game.guesses_sha256,

@@ -2,6 +2,7 @@
 interruption, feeds the tree build; the committed real tables re-solve exactly (full)."""
 
 import json
+import re
 import shutil
 import subprocess
 
@@ -14,7 +15,7 @@ from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import BadInput
 from pipeline.build_tree import GameSearch
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
-from pipeline.prove_openers import prove_openers
+from pipeline.prove_openers import RunInterrupted, prove_openers
 from test_tree import brute_force
 
 GAMES = FIXTURES / "guessing"
@@ -110,6 +111,23 @@ def test_interrupted_run_resumes_to_the_same_table(tiny_en, scheduler, tmp_path)
     assert chunks[0].stat().st_mtime_ns == kept
     assert compare_proofs(first, again) == []
     assert len(json.loads(recipe_path(again).read_text())["modes"]["normal"]["workers"]) == 1
+
+
+def test_a_lost_scheduler_stops_the_run_with_one_line(tiny_en, scheduler, tmp_path,
+                                                      monkeypatch):
+    import distributed
+    from distributed.client import FutureCancelledError
+
+    def lost(futures):
+        raise FutureCancelledError("proof-tiny-en-normal-0", "scheduler-connection-lost")
+
+    monkeypatch.setattr(distributed, "as_completed", lost)
+    with pytest.raises(RunInterrupted) as stopped:
+        prove(tiny_en, scheduler, tmp_path, modes=("normal",), chunk_size=4)
+    checkpoints = tmp_path / "checkpoints" / "tiny-en.normal"
+    assert re.fullmatch(r"tiny-en normal: the Dask run stopped \(FutureCancelledError: .+\); 0 of "
+                        rf"\d+ chunks are saved in {re.escape(str(checkpoints))}: run the same "
+                        "command again to resume", str(stopped.value))
 
 
 def test_resume_with_other_settings_is_refused(tiny_en, scheduler, tmp_path):
