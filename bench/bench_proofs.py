@@ -2,10 +2,11 @@
 
 Rows: the CPU-hours and wall hours of every committed proof (from its recipe in
 sources/proofs/); the speed-up of the Dask stage from 1 to 2 local workers on the same chunks
-of wordle-en openers; and, for every game and mode without a committed proof, the estimated
-CPU-hours of a full proof: the openers that survive the bound screen against the built tree's
-total times the mean CPU time of a random sample of them (openers near the best take longer
-than the sample's typical one, so this is a low estimate for games whose survivors are few).
+of wordle-en openers; and, for each game and mode of ESTIMATE_GAMES without a committed proof,
+the estimated CPU-hours of a full proof: the openers that survive the bound screen against the
+built tree's total times the mean CPU time of a random sample of them. Openers near the best
+take far longer than a random one, so this is a low estimate (the 160 best-bounded wordle-en
+hard openers alone took 561 CPU s).
 """
 
 import json
@@ -27,7 +28,14 @@ REPO = Path(__file__).resolve().parents[1]
 GUESSING = Path(os.environ.get("WORDPACK_ARTIFACTS", REPO / "artifacts")) / "guessing"
 SPEEDUP_GAME = "wordle-en"
 SPEEDUP_OPENERS = 48  # random wordle-en openers, 6 chunks of 8, against beta = 7,931
-SAMPLE = 6  # openers timed per game and mode for the estimate
+SAMPLE = 6  # openers timed per game and mode for the estimate, at most...
+ESTIMATE_SECONDS = 60  # ...until this much CPU is spent (one exact search of a big game's
+# opener can take minutes: a cap keeps `make bench` to minutes per game)
+# Games to estimate (PROOF_ESTIMATE_GAMES, comma-separated ids), of those without a full proof.
+# Not wordle-de and wordle-nl by default: one exact search of a random opener took 107 CPU s
+# on average for wordle-de (2 openers), and one in hard mode ran 9 CPU min without finishing.
+ESTIMATE_GAMES = os.environ.get("PROOF_ESTIMATE_GAMES",
+                                "nerdle-classic,wordle-en,wordle-en-nyt").split(",")
 
 
 def row(what, value, unit, note=""):
@@ -89,7 +97,8 @@ def estimate_rows() -> list[dict]:
     committed = committed_modes()
     for npy in sorted(GUESSING.glob("*.feedback.npy")):
         game = npy.name.removesuffix(".feedback.npy")
-        if (game, "normal") in committed and (game, "hard") in committed:
+        if ((game, "normal") in committed and (game, "hard") in committed
+                or game not in ESTIMATE_GAMES):
             continue
         search = GameSearch(npy, width=0)
         matrix = search.matrix
@@ -109,6 +118,8 @@ def estimate_rows() -> list[dict]:
                 started = time.process_time()
                 searcher.cost(int(g), beta)
                 cpu.append(time.process_time() - started)
+                if sum(cpu) >= ESTIMATE_SECONDS:
+                    break
             mean = float(np.mean(cpu)) if cpu else 0.0
             print(f"proofs: {game} {mode}: {len(cpu)} openers, {sum(cpu):.0f} CPU s",
                   file=sys.stderr, flush=True)
@@ -116,7 +127,7 @@ def estimate_rows() -> list[dict]:
                             mean * survivors.size / 3600, "CPU-hours",
                             f"{survivors.size} of {len(matrix.guesses)} openers survive the "
                             f"bound screen against {beta}; mean {mean:.3g} CPU s over "
-                            f"{len(cpu)}"))
+                            f"{len(cpu)} random ones (a fresh search each)"))
     return rows
 
 
