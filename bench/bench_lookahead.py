@@ -47,21 +47,30 @@ def sim_rows(cw, engine) -> list[dict]:
                 "before 30); macondo 1.44 ms per iteration")]
 
 
-def bag_empty_positions(engine, count: int) -> list:
-    """(board, rack to move, other rack) when the bag empties in greedy games, seeds 0, 1..."""
+def greedy_positions(engine, count: int, bag: int) -> list:
+    """(board, rack to move, other rack, bag tiles) at the first turn with `bag` tiles left in
+    the bag in greedy games, seeds 0, 1... (games whose bag never holds exactly `bag` tiles, or
+    with a rack empty then, are skipped).
+    """
     from lookup.game_engine import Game, greedy_player
 
     found = []
     seed = 0
     while len(found) < count:
         game = Game(engine, [greedy_player, greedy_player], seed)
-        while game.bag and game.step():
+        while len(game.bag) > bag and game.step():
             pass
-        if not game.bag and game.racks[0] and game.racks[1]:
+        if len(game.bag) == bag and game.racks[0] and game.racks[1]:
             seat = game.turn % 2
-            found.append((game.board(), game.rack_text(seat), game.rack_text(1 - seat)))
+            found.append((game.board(), game.rack_text(seat), game.rack_text(1 - seat),
+                          game.tiles_text(game.bag)))
         seed += 1
     return found
+
+
+def bag_empty_positions(engine, count: int) -> list:
+    """(board, rack to move, other rack) when the bag empties in greedy games, seeds 0, 1..."""
+    return [(board, rack, other) for board, rack, other, _ in greedy_positions(engine, count, 0)]
 
 
 def depth_rows(engine) -> list[dict]:
@@ -86,33 +95,13 @@ def depth_rows(engine) -> list[dict]:
     return rows
 
 
-def one_tile_positions(engine, count: int) -> list:
-    """(board, rack to move, unseen tiles) when one tile is left in the bag in greedy games,
-    seeds 0, 1...
-    """
-    from lookup.game_engine import Game, greedy_player
-
-    found = []
-    seed = 0
-    while len(found) < count:
-        game = Game(engine, [greedy_player, greedy_player], seed)
-        while len(game.bag) > 1 and game.step():
-            pass
-        if len(game.bag) == 1 and game.racks[0] and game.racks[1]:
-            seat = game.turn % 2
-            found.append((game.board(), game.rack_text(seat),
-                          game.rack_text(1 - seat) + game.tiles_text(game.bag)))
-        seed += 1
-    return found
-
-
 def pre_endgame_rows(engine) -> list[dict]:
     from lookup.simulate import pre_endgame
 
     times = []
-    for board, rack, unseen in one_tile_positions(engine, PRE_ENDGAME_POSITIONS):
+    for board, rack, other, bag in greedy_positions(engine, PRE_ENDGAME_POSITIONS, 1):
         started = time.process_time()
-        pre_endgame(engine, board, rack, unseen, candidates=10, plies=PRE_ENDGAME_PLIES)
+        pre_endgame(engine, board, rack, other + bag, candidates=10, plies=PRE_ENDGAME_PLIES)
         times.append(time.process_time() - started)
     return [row(f"pre-endgame, 10 candidates, {PRE_ENDGAME_PLIES}-ply solves, median",
                 statistics.median(times), "s",

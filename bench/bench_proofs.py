@@ -42,10 +42,15 @@ def row(what, value, unit, note=""):
     return {"area": "proofs", "what": what, "value": value, "unit": unit, "note": note}
 
 
+def committed_recipes() -> list[dict]:
+    """The recipe of every committed proof (sources/proofs/<game>.proof.json), by game."""
+    return [json.loads(path.read_text())
+            for path in sorted((REPO / "sources" / "proofs").glob("*.proof.json"))]
+
+
 def committed_rows() -> list[dict]:
     rows = []
-    for recipe_path in sorted((REPO / "sources" / "proofs").glob("*.proof.json")):
-        recipe = json.loads(recipe_path.read_text())
+    for recipe in committed_recipes():
         for mode, run in recipe["modes"].items():
             rows.append(row(f"{recipe['game']} {mode}: committed proof, CPU",
                             run["cpu_seconds"] / 3600, "CPU-hours",
@@ -82,19 +87,12 @@ def speedup_rows() -> list[dict]:
                 "lowers it)")]
 
 
-def committed_modes() -> set:
-    """(game, mode) of every committed proof: its rows give its real CPU time."""
-    done = set()
-    for recipe_path in (REPO / "sources" / "proofs").glob("*.proof.json"):
-        recipe = json.loads(recipe_path.read_text())
-        done.update((recipe["game"], mode) for mode in recipe["modes"])
-    return done
-
-
 def estimate_rows() -> list[dict]:
     rows = []
     rng = np.random.default_rng(13)
-    committed = committed_modes()
+    # A committed proof's rows give its real CPU time.
+    committed = {(recipe["game"], mode) for recipe in committed_recipes()
+                 for mode in recipe["modes"]}
     for npy in sorted(GUESSING.glob("*.feedback.npy")):
         game = npy.name.removesuffix(".feedback.npy")
         if ((game, "normal") in committed and (game, "hard") in committed
