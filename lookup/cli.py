@@ -32,6 +32,11 @@ def positive_int(text: str) -> int:
     return value
 
 
+def plies_or_end(text: str) -> int | None:
+    """An integer >= 1, or "end" (None: to the end of the game) (an argparse type)."""
+    return None if text.strip().lower() == "end" else positive_int(text)
+
+
 def positive_float(text: str) -> float:
     """A number > 0 (an argparse type)."""
     try:
@@ -556,8 +561,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "rack); default: the set minus the board and the rack")
     sub.add_argument("--candidates", type=positive_int, default=10,
                      help="plays simulated, the best by equity (10)")
-    sub.add_argument("--plies", type=positive_int, default=2,
-                     help="turns simulated after each candidate (2)")
+    sub.add_argument("--plies", type=plies_or_end, default=2,
+                     help="turns simulated after each candidate (2), or 'end': to the end "
+                     "of the game")
     sub.add_argument("--iterations", type=positive_int,
                      help="dealings simulated (100; with --seconds at most 3,250)")
     sub.add_argument("--seed", type=non_negative_int, default=0, help="seeds the dealings (0)")

@@ -376,10 +376,11 @@ class CrosswordGame:
                              plies=plies, nodes=nodes)
 
     def simulate(self, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
-                 plies: int = 2, iterations: int | None = None, seconds: float | None = None,
-                 seed: int = 0) -> list:
+                 plies: int | None = 2, iterations: int | None = None,
+                 seconds: float | None = None, seed: int = 0) -> list:
         """Monte Carlo simulation of the best candidates by equity: rows (move, mean,
-        stderr, iterations, pruned), best first; lookup/simulate.py.
+        stderr, iterations, pruned), best first; lookup/simulate.py. plies=None plays every
+        line to the end of the game.
 
         Raises:
             BadInput: bad rack or unseen tiles; candidates, plies, iterations or seconds not

@@ -7,13 +7,13 @@ Bots (PLAYERS): "greedy" (the best score; with no play, exchange the whole rack 
 "equity" (score + the game's learned leave table, lookup/equity.py), "tile" (score + one value
 per tile, the table's one-tile leaves, minus 3 per repeated tile), "sim" (lookup/sim_player.py
 with a fixed budget per move, SIM_BUDGET: the equity bot's 10 best candidates simulated 2 plies
-deep over the same 30 dealings each, pruning clearly worse ones, the equity bot's exchanges
-kept; with the bag empty the endgame solver, at most 6 plies deep and no deeper round once
-5,000 positions are searched; a budget counted in work, not seconds, so a match gives the
-same result on any machine). Pair k plays the game seed
-seed * PAIR_STRIDE + k twice (lookup/game_engine.py mirrored_pair). A draw counts half a win.
-The 95 % interval of the win rate treats each pair as one sample (the two games of a pair are
-not independent): mean +- 1.96 standard errors of the pairs' win shares.
+deep over the same 30 dealings each (to the end of the game once at most 14 tiles are unseen),
+pruning clearly worse ones, the equity bot's exchanges kept; with the bag empty the endgame
+solver, at most 6 plies deep and no deeper round once 5,000 positions are searched; a budget
+counted in work, not seconds, so a match gives the same result on any machine). Pair k plays
+the game seed seed * PAIR_STRIDE + k twice (lookup/game_engine.py mirrored_pair). A draw
+counts half a win. The 95 % interval of the win rate treats each pair as one sample (the two
+games of a pair are not independent): mean +- 1.96 standard errors of the pairs' win shares.
 """
 
 import math
@@ -24,8 +24,8 @@ from lookup.equity import EquityPlayer, TileModel
 from lookup.errors import BadInput
 
 PLAYERS = ("greedy", "equity", "tile", "sim")
-SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 30, "endgame_plies": 6,
-              "endgame_nodes": 5000, "endgame_seconds": None}
+SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 30, "to_end_unseen": 14,
+              "endgame_plies": 6, "endgame_nodes": 5000, "endgame_seconds": None}
 PAIR_STRIDE = 10**7
 Z95 = 1.96
 

@@ -1,5 +1,6 @@
-"""The simulating player: simulation while the bag has tiles, the endgame solver once it is
-empty, the pre-endgame with one tile in the bag.
+"""The simulating player: simulation while the bag has tiles (each line played to the end of
+the game once few tiles are unseen), the endgame solver once it is empty, the pre-endgame with
+one tile in the bag.
 
 The simulation ranks plays only (lookup/simulate.py does not simulate exchanges), so with the
 game's leave table the player first asks the equity bot (lookup/equity.py): when that bot
@@ -38,6 +39,10 @@ class SimPlayer:
         endgame_nodes: stop deepening an endgame once it has searched this many positions
             (the first round always finishes; None: no limit); machine-independent too.
         pre_endgame_candidates: candidates of the one-tile pre-endgame; 0 simulates instead.
+        to_end_unseen: with at most this many tiles unseen (bag and opponent's rack), each
+            line is simulated to the end of the game instead of `plies` deep (Quackle's
+            championship player: 14); 0 never. Two plies and a leave misjudge the last turns
+            before the bag empties: the going-out bonus and the tiles stuck on a rack.
         leave: the leave function (simulate); None for the game's.
         seed: the simulations' seed (plus the turn).
     """
@@ -45,7 +50,8 @@ class SimPlayer:
     def __init__(self, candidates: int = 10, plies: int = 2, iterations: int | None = 50,
                  seconds: float | None = None, endgame_seconds: float | None = 5.0,
                  pre_endgame_candidates: int = 0, leave=None, seed: int = 0,
-                 endgame_plies: int | None = None, endgame_nodes: int | None = None):
+                 endgame_plies: int | None = None, endgame_nodes: int | None = None,
+                 to_end_unseen: int = 0):
         self.candidates = candidates
         self.plies = plies
         self.iterations = iterations
@@ -54,6 +60,7 @@ class SimPlayer:
         self.endgame_plies = endgame_plies
         self.endgame_nodes = endgame_nodes
         self.pre_endgame_candidates = pre_endgame_candidates
+        self.to_end_unseen = to_end_unseen
         self.leave = leave
         self.seed = seed
         self._equity_players = {}  # game id -> EquityPlayer with the game's leave table
@@ -80,8 +87,9 @@ class SimPlayer:
                                candidates=self.pre_endgame_candidates,
                                seconds=self.endgame_seconds, leave=self.leave)
             return rows[0].move if rows else greedy_player(position)
+        plies = None if len(unseen) <= self.to_end_unseen else self.plies
         rows = simulate(engine, board, position.rack, unseen, candidates=self.candidates,
-                        plies=self.plies, iterations=self.iterations, seconds=self.seconds,
+                        plies=plies, iterations=self.iterations, seconds=self.seconds,
                         seed=self.seed + position.turn, leave=self.leave)
         return self.choose(rows).move if rows else greedy_player(position)
 

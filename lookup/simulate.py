@@ -7,11 +7,15 @@ Candidates are the best plays by static equity (score + leave). One iteration de
 unseen tiles in a random order, the same order for every candidate (common random numbers:
 the candidates' differences do not carry the draws' noise): the opponent's rack is its first
 rack_size tiles, the bag the rest, drawn from the front. Each candidate is played, the mover
-draws, then `plies` more turns follow, the opponent first, each side playing its best play by
-equity (the pass when it has none; exchanges are not simulated). A candidate's value is the
-spread over those turns (its own score included) plus the leave of the mover's last play while
-the bag held tiles; a player who goes out with the bag empty ends the line with twice the
-other rack's value.
+draws, then `plies` more turns follow (plies=None: turns until the game ends), the opponent
+first, each side playing its best play by equity (lookup/equity.py: score + leave while the bag
+holds tiles, the end-of-bag formula once it is empty; the pass when it has none; exchanges are
+not simulated). A candidate's value is the spread over those turns (its own score included)
+plus the leave of the mover's last play while the bag held tiles. The game's end rules end a
+line early: a player who goes out with the bag empty gains twice the other rack's value, and
+after the game's limit of scoreless turns in a row each side loses its own rack's value; a line
+played to the end has no leave term. Every turn places a tile or is scoreless, so a line to the
+end always ends.
 
 Pruning: from MIN_ITERATIONS on, every PRUNE_EVERY iterations, a candidate whose mean plus
 PRUNE_Z standard errors falls below the leader's mean minus PRUNE_Z standard errors stops;
@@ -28,6 +32,7 @@ hold: each candidate is played, the mover draws that tile, and the endgame solve
 (lookup/endgame.py) finishes the line with the opponent to move.
 """
 
+import itertools
 import math
 import random
 import time
@@ -38,6 +43,7 @@ from lookup.board import Board
 from lookup.crossword import BLANK_SYMBOL, Move
 from lookup.endgame import EndgameSearch, check_budget, held_tiles, play_tiles
 from lookup.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
+from lookup.equity import end_of_bag_values, tile_values
 from lookup.errors import ArtifactMissing, BadInput
 from lookup.leaves import EMPTY_LEAVE, codes_of_key
 
@@ -130,6 +136,8 @@ class _Leaves:
         self.leave = leave
         self.model = model
         self.racks: dict = {}
+        self.end_tables: dict = {}
+        self.tile_value = tile_values(engine.cw)
         self.letter_of = {engine.to_lex[code]: letter
                           for code, letter in enumerate(engine.cw.alphabet, start=1)}
         self.letter_of[0] = BLANK_SYMBOL
@@ -170,6 +178,26 @@ class _Leaves:
     def table(self, rack_counts):
         """The engine's LeaveTable of every leave of a rack (None without values)."""
         return self.of_rack(rack_counts)[1]
+
+    def end_table(self, rack_counts, opponent_value: int):
+        """The engine's LeaveTable of the end-of-bag formula (lookup/equity.py) for a rack
+        facing an opponent rack worth `opponent_value`: what the equity bot plays by once the
+        bag is empty. Computed once per rack and opponent value.
+        """
+        rack = tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
+        found = self.end_tables.get((rack, opponent_value))
+        if found is None:
+            to_game = self.engine.to_game
+            codes = [to_game[code] for code, n in enumerate(rack) for _ in range(n)]
+            game_keys, lex_keys, sizes = self.engine.sub_leave_keys(codes)
+            values = end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
+                                       self.tile_value, opponent_value)
+            playable = (sizes < len(codes)).tolist()
+            keys = [int(k) for k, ok in zip(lex_keys.tolist(), playable) if ok]
+            kept = [v for v, ok in zip(values, playable) if ok]
+            found = self.end_tables[(rack, opponent_value)] = \
+                self.engine.keyed_leave_table(keys, kept)
+        return found
 
 
 def _leaves_for(engine, leave) -> _Leaves:
@@ -226,7 +254,8 @@ class _Line:
         return sum(values[code] * int(n) for code, n in enumerate(self.racks[side]) if n)
 
 
-def _simulate_line(engine, leaves, base_cells, mover_rack, candidate, order: list, plies: int):
+def _simulate_line(engine, leaves, base_cells, mover_rack, candidate, order: list,
+                   plies: int | None):
     """The value of one candidate over one dealing order (module docstring)."""
     rules = engine.cw.rules
     cells = base_cells.copy()
@@ -234,29 +263,48 @@ def _simulate_line(engine, leaves, base_cells, mover_rack, candidate, order: lis
     for tile in order[:rules.rack_size]:
         opponent[tile] += 1
     line = _Line(engine, cells, [mover_rack.copy(), opponent], list(order[rules.rack_size:]))
-    bag_before = len(line.bag)
-    line.play(0, candidate)
-    spread = candidate[R_SCORE]
-    last_leave = leaves.value(mover_rack, candidate[R_LEAVE]) if bag_before else 0.0
-    if not bag_before and not any(line.racks[0]):
-        return spread + 2 * line.rack_value(1)
-    for ply in range(plies):
-        side = 1 - ply % 2
+    spread = 0
+    last_leave = 0.0
+    scoreless = 0
+    turns = itertools.count() if plies is None else range(plies + 1)
+    for turn in turns:
+        side = turn % 2
         sign = -1 if side else 1
         bag_before = len(line.bag)
-        rack_leaves, table = leaves.of_rack(line.racks[side])
-        record, _equity = engine.search_cells(cells, line.racks[side], best=True,
-                                              leaves=table)
-        if record is None:
-            continue
-        play = tuple(int(v) for v in record[:RECORD_FIELDS + int(record[R_LENGTH])])
-        line.play(side, play)
-        spread += sign * play[R_SCORE]
-        if side == 0:
-            last_leave = rack_leaves.get(play[R_LEAVE], 0.0) if bag_before else 0.0
-        if not bag_before and not any(line.racks[side]):
-            return spread + sign * 2 * line.rack_value(1 - side)
+        if turn == 0:
+            play = candidate
+            leave_value = leaves.value(mover_rack, play[R_LEAVE]) if bag_before else 0.0
+        else:
+            play, leave_value = _best_play(engine, leaves, line, side, bag_before)
+        if play is None:
+            scoreless += 1
+        else:
+            line.play(side, play)
+            spread += sign * play[R_SCORE]
+            scoreless = scoreless + 1 if play[R_SCORE] == 0 else 0
+            if side == 0:
+                last_leave = leave_value
+            if not bag_before and not any(line.racks[side]):
+                return spread + sign * 2 * line.rack_value(1 - side)
+        if scoreless >= rules.scoreless_turns_end:
+            return spread - line.rack_value(0) + line.rack_value(1)
     return spread + last_leave
+
+
+def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
+    """(record tuple, its leave value) of the side's best play by equity, (None, 0.0) when it
+    has none; the leave value is 0.0 with the bag empty.
+    """
+    rack = line.racks[side]
+    if bag_before:
+        rack_leaves, table = leaves.of_rack(rack)
+    else:
+        rack_leaves, table = {}, leaves.end_table(rack, line.rack_value(1 - side))
+    record, _equity = engine.search_cells(line.cells, rack, best=True, leaves=table)
+    if record is None:
+        return None, 0.0
+    play = tuple(int(v) for v in record[:RECORD_FIELDS + int(record[R_LENGTH])])
+    return play, rack_leaves.get(play[R_LEAVE], 0.0)
 
 
 def _tile_codes(engine, tiles: str) -> list:
@@ -266,8 +314,8 @@ def _tile_codes(engine, tiles: str) -> list:
 
 
 def simulate(engine, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
-             plies: int = 2, iterations: int | None = None, seconds: float | None = None,
-             seed: int = 0, leave=None, progress=None) -> list:
+             plies: int | None = 2, iterations: int | None = None,
+             seconds: float | None = None, seed: int = 0, leave=None, progress=None) -> list:
     """Simulate the best candidates (module docstring): CrosswordGame.simulate.
 
     Args:
@@ -275,7 +323,8 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
         board, rack: the position; "?" a blank.
         unseen: the tiles the mover cannot see; by default the set minus board and rack.
         candidates: how many plays, the best by static equity.
-        plies: turns simulated after each candidate, the opponent's first.
+        plies: turns simulated after each candidate, the opponent's first; None plays every
+            line to the end of the game.
         iterations: dealings simulated (DEFAULT_ITERATIONS without `seconds`, else at most
             MAX_ITERATIONS).
         seconds: stop after the iteration that passes this time.

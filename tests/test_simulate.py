@@ -7,6 +7,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from crossword_support import fixture_game, game_with_words, selfplay_positions
 from lookup.endgame import solve_endgame
@@ -16,7 +18,16 @@ from lookup.errors import BadInput
 from lookup.game_engine import Game, greedy_player
 from lookup.leaves import LeaveValues, key_of_codes, leave_keys, tile_counts
 from lookup.sim_player import SimPlayer
-from lookup.simulate import _prune, pre_endgame, simulate, unseen_tiles
+from lookup.simulate import (
+    _candidates,
+    _leaves_for,
+    _prune,
+    _simulate_line,
+    _tile_codes,
+    pre_endgame,
+    simulate,
+    unseen_tiles,
+)
 from test_endgame import CAT_WORDS, cat_board
 from test_equity import quarter_table, with_table
 
@@ -43,6 +54,66 @@ def test_one_ply_stops_after_the_opponent():
     rows = simulate(engine, cat_board(engine.cw), "s", unseen="qz", plies=1, iterations=2)
     assert [(r.move.notation(), r.mean) for r in rows] == [("H 7,6 cats 6", 46.0),
                                                             ("V 7,7 as 2", 42.0)]
+
+
+def test_a_line_to_the_end_counts_the_scoreless_end():
+    engine = cat_engine("sim-end")
+    board = cat_board(engine.cw)
+    # The q stays on the rack and the opponent's x has no word: after the play six scoreless
+    # turns end the game, each side losing its own rack (q 10, x 8). Two plies stop before.
+    to_end = simulate(engine, board, "sq", unseen="x", plies=None, iterations=2)
+    two = simulate(engine, board, "sq", unseen="x", plies=2, iterations=2)
+    assert [(r.move.notation(), r.mean) for r in to_end] == [("H 7,6 cats 6", 6 - 10 + 8),
+                                                             ("V 7,7 as 2", 2 - 10 + 8)]
+    assert [(r.move.notation(), r.mean) for r in two] == [("H 7,6 cats 6", 6.0),
+                                                          ("V 7,7 as 2", 2.0)]
+
+
+class _ThenEquity:
+    """A player that makes one given move, then plays as the equity bot."""
+
+    def __init__(self, move, equity):
+        self.move, self.equity = move, equity
+
+    def __call__(self, position):
+        move, self.move = self.move, None
+        return move or self.equity(position)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(number=st.integers(20, 60), shuffle=st.integers(0, 10**6), bag=st.integers(0, 6),
+       pick=st.integers(0, 2))
+def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
+    # Oracle: the game engine (lookup/game_engine.py) plays the candidate, then both seats
+    # as the equity bot, from the same racks and bag order, to its end. With fewer than
+    # exchange_min_bag tiles in the bag the bot cannot exchange, and the line simulates the
+    # same turns: the spreads must be equal.
+    import random
+
+    cw = with_table("scrabble-en", quarter_table("scrabble-en"))
+    engine = MoveEngine(cw, compiled=False)
+    positions = selfplay_positions("scrabble-en")
+    position = positions[number % len(positions)]
+    board = cw.parse_board(position["board"])
+    rack = position["rack"]
+    tiles = list(unseen_tiles(cw, board, rack))
+    random.Random(shuffle).shuffle(tiles)
+    rack_size = cw.rules.rack_size
+    tiles = tiles[:rack_size + bag]
+    if len(tiles) <= rack_size:
+        return
+    leaves = _leaves_for(engine, None)
+    candidates = _candidates(engine, board, rack, leaves, 3)
+    if not candidates:
+        return
+    record = candidates[pick % len(candidates)][1]
+    move = engine.move(record, board)
+    value = _simulate_line(engine, leaves, engine.cells(board), engine.rack_counts(rack, board),
+                           record, _tile_codes(engine, "".join(tiles)), None)
+    equity = EquityPlayer(cw.leaves())
+    game = Game(engine, [_ThenEquity(move, equity), equity], bag="".join(tiles[rack_size:]),
+                racks=[rack, "".join(tiles[:rack_size])], board=board)
+    assert value == game.run().spread(0)
 
 
 def midgame(game="scrabble-en", number=10):
