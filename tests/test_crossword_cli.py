@@ -176,8 +176,23 @@ def test_sim_table(artifacts, tmp_path):
     assert lines[-1] == "(no leave values for this game: equity is the score)"
 
 
+def test_sim_to_the_end(artifacts, tmp_path):
+    (tmp_path / "board.txt").write_text(BOARD)
+    result = wordpack(artifacts, "sim", "scrabble-en", "--board", str(tmp_path / "board.txt"),
+                      "--rack", "ss", "--unseen", "qz", "--iterations", "2", "--plies", "end",
+                      "--json")
+    assert result.returncode == 0, result.stderr
+    rows = json.loads(result.stdout)
+    # CATS (6), the opponent's q and z stuck, then AS down goes out (3: the s on a double
+    # letter): 6 + 3 + 2 x 20; AS first, then CATS, the same. ASS down goes out at once:
+    # 4 + 2 x 20.
+    assert [(row["move"]["word"], row["mean"], row["iterations"]) for row in rows] == \
+        [("cats", 49.0, 2), ("as", 49.0, 2), ("ass", 44.0, 2)]
+
+
 @pytest.mark.parametrize("args, message", [
     (["sim", "--rack", "ss", "--seconds", "0"], "argument --seconds: must be positive, not 0"),
+    (["sim", "--rack", "ss", "--plies", "0"], "argument --plies: must be at least 1"),
     (["sim", "--rack", "ss", "--iterations", "0"], "argument --iterations: must be at least 1"),
     (["endgame", "--rack", "s", "--opponent", "q"], "error: 95 tiles are still in the bag"),
     (["sim", "--rack", "s", "--unseen", "qq"], "error: board and rack and unseen tiles hold 2 "
