@@ -149,8 +149,11 @@ PROOF_ARTIFACTS := $(PROOF_GAMES:%=$(GUESSING)/%.proof.parquet)
 PROOF_CODE := pipeline/prove_openers.py pipeline/proof_table.py pipeline/cli_proofs.py
 GUESSING_ARTIFACTS += $(PROOF_ARTIFACTS)
 # prove-<id> and reprove-<id> settings: local workers (0: one per core), or a Dask scheduler's
-# address for a cluster; openers within PROOF_MARGIN of the best get exact totals too.
+# address for a cluster; openers within PROOF_MARGIN of the best get exact totals too;
+# PROOF_MODES: the modes to prove (a mode the committed table holds and this run does not
+# prove is kept).
 PROOF_WORKERS ?= 0
+PROOF_MODES ?= normal,hard
 PROOF_SCHEDULER ?=
 PROOF_MARGIN ?= 0
 PROOF_CHECKPOINTS ?= $(ARTIFACTS)/_proofs
@@ -161,7 +164,7 @@ $(GUESSING)/%.proof.parquet: $(PROOFS)/%.proof.parquet $(GUESSING)/%.feedback.np
 
 ## prove-<id>: prove every opener of a game into sources/proofs/ (hours for big games; rerun resumes)
 prove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
-	$(PROOF_RUN) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
+	$(PROOF_RUN) --modes $(PROOF_MODES) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
 
 ## reprove-<id>: prove a committed game again from scratch and check that the same table comes out
 reprove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from tqdm import tqdm
 
@@ -320,11 +321,55 @@ def _prove_modes(npy_path, modes, checkpoint_dir: Path, workers: int, scheduler,
     return tables, recipe_modes
 
 
+def _kept_modes(output: Path, modes, margin: int, game: GameSearch) -> tuple[dict, dict, dict]:
+    """(table, settings, recipe entry) per mode of an existing table at `output` that this run
+    does not prove: a run adds modes to a table and keeps the others.
+
+    Raises:
+        BadInput: modes to keep that were proved over other word lists or with another margin.
+    """
+    if not output.is_file():
+        return {}, {}, {}
+    try:
+        existing = list(json.loads((pq.read_schema(output).metadata or {}).get(b"modes", b"{}")))
+    except (OSError, pa.ArrowInvalid, ValueError) as error:
+        raise BadInput(f"{output}: not a readable opener-proof table ({error}); delete it or "
+                       "prove every mode") from None
+    kept = [mode for mode in MODES if mode in existing and mode not in modes]
+    if not kept:
+        return {}, {}, {}
+    every = ",".join(sorted(set(existing) | set(modes), key=MODES.index))
+    try:
+        table, settings = read_proof(output, game.answers_sha256, game.guesses_sha256)
+    except BadInput:
+        raise BadInput(f"{output}: its {', '.join(kept)} rows were proved over other word "
+                       f"lists; prove every mode again (--modes {every})") from None
+    recipe = recipe_path(output)
+    runs = json.loads(recipe.read_text()) if recipe.is_file() else {}
+    tables, kept_settings, entries = {}, {}, {}
+    for mode in kept:
+        if settings[mode]["margin"] != margin:
+            raise BadInput(f"{output}: its {mode} mode was proved with margin "
+                           f"{settings[mode]['margin']}, not {margin}; add modes with "
+                           f"--margin {settings[mode]['margin']} or prove every mode again "
+                           f"(--modes {every})")
+        tables[mode] = table.filter(pc.equal(table.column("mode"), mode))
+        kept_settings[mode] = settings[mode]
+        entry = dict(runs.get("modes", {}).get(mode, {}))
+        for key in ("command", "code_version", "finished"):
+            entry.setdefault(key, runs.get(key, "unknown"))
+        entries[mode] = entry
+    return tables, kept_settings, entries
+
+
 def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: int = 0,
                   scheduler: str | None = None, margin: int = 0,
                   chunk_size: int = DEFAULT_CHUNK, progress: bool = True,
                   command: str = "") -> dict:
     """Prove the openers of a game in `modes`; write the table to `output` and its recipe.
+
+    When `output` already holds a table of the game's word lists, its modes not in `modes`
+    are kept, rows and recipe entries (so a long proof of one mode adds to a committed table).
 
     Args:
         npy_path: the game's `<id>.feedback.npy`.
@@ -340,6 +385,9 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
 
     Returns:
         The recipe.
+
+    Raises:
+        BadInput: bad modes or settings, or modes to keep that do not fit (_kept_modes).
     """
     npy_path, output = Path(npy_path), Path(output)
     unknown = [m for m in modes if m not in MODES]
@@ -349,21 +397,29 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
         raise BadInput("--chunk-size must be at least 1 and --margin at least 0")
     version = code_version(Path(__file__).resolve().parents[1])  # the code that starts the run
     game = GameSearch(npy_path)
+    tables, settings, recipe_modes = _kept_modes(output, modes, margin, game)
     checkpoint_dir = Path(checkpoint_dir or output.with_name("_proofs"))
     with _comm_timeouts():
-        tables, recipe_modes = _prove_modes(npy_path, modes, checkpoint_dir, workers, scheduler,
+        proved, proved_modes = _prove_modes(npy_path, modes, checkpoint_dir, workers, scheduler,
                                             margin, chunk_size, progress, game)
-    table = pa.concat_tables(tables)
+    finished = _now()
+    for mode, mode_table_, run in zip(modes, proved, proved_modes.values(), strict=True):
+        tables[mode] = mode_table_
+        settings[mode] = {k: run[k] for k in ("depth_limit", "margin", "incumbent", "beta")}
+        recipe_modes[mode] = {**run, "command": command, "code_version": version,
+                              "finished": finished}
+    order = [mode for mode in MODES if mode in tables]
+    table = pa.concat_tables([tables[mode].replace_schema_metadata(None) for mode in order])
     metadata = {"format": PROOF_FORMAT, "version": str(PROOF_VERSION), "game": game.game["id"],
                 "answers_sha256": game.answers_sha256, "guesses_sha256": game.guesses_sha256,
-                "modes": json.dumps({m: {k: recipe_modes[m][k] for k in (
-                    "depth_limit", "margin", "incumbent", "beta")} for m in modes})}
+                "modes": json.dumps({mode: settings[mode] for mode in order})}
     table = table.replace_schema_metadata(metadata)
     with atomic_output(output, "wb") as handle:
         pq.write_table(table, handle, compression="zstd")
     recipe = {"format": f"{PROOF_FORMAT}-recipe", "game": game.game["id"], "command": command,
               "code_version": version,
-              "machine": machine(), "finished": _now(), "modes": recipe_modes,
+              "machine": machine(), "finished": finished,
+              "modes": {mode: recipe_modes[mode] for mode in order},
               "answers_sha256": game.answers_sha256, "guesses_sha256": game.guesses_sha256,
               "sha256": sha256_file(output)}
     with atomic_output(recipe_path(output), "w") as handle:

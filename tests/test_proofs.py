@@ -13,6 +13,7 @@ import pytest
 
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import BadInput
+from lookup.formats import sha256_file
 from pipeline.build_tree import GameSearch
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
 from pipeline.prove_openers import RunInterrupted, prove_openers
@@ -128,6 +129,31 @@ def test_a_lost_scheduler_stops_the_run_with_one_line(tiny_en, scheduler, tmp_pa
     assert re.fullmatch(r"tiny-en normal: the Dask run stopped \(FutureCancelledError: .+\); 0 of "
                         rf"\d+ chunks are saved in {re.escape(str(checkpoints))}: run the same "
                         "command again to resume", str(stopped.value))
+
+
+def test_a_run_adds_its_modes_to_an_existing_table(tiny_en, scheduler, tmp_path):
+    both = prove(tiny_en, scheduler, tmp_path / "both", margin=3)
+    output = tmp_path / "one" / "tiny-en.proof.parquet"
+    for mode in ("hard", "normal"):  # hard first: the table still lists normal first
+        prove_openers(tiny_en, output, modes=(mode,), margin=3, scheduler=scheduler,
+                      checkpoint_dir=tmp_path / "one" / mode, progress=False,
+                      command=f"prove {mode}")
+    assert compare_proofs(both, output) == []
+    assert pq.read_schema(output).metadata[b"modes"] == pq.read_schema(both).metadata[b"modes"]
+    recipe = json.loads(recipe_path(output).read_text())
+    assert recipe["command"] == "prove normal"
+    assert {mode: run["command"] for mode, run in recipe["modes"].items()} == \
+        {"normal": "prove normal", "hard": "prove hard"}
+    assert recipe["sha256"] == sha256_file(output)
+    with pytest.raises(BadInput, match="its normal mode was proved with margin 3, not 0; add "
+                                       "modes with --margin 3 or prove every mode again "
+                                       r"\(--modes normal,hard\)"):
+        prove_openers(tiny_en, output, modes=("hard",), margin=0, scheduler=scheduler,
+                      checkpoint_dir=tmp_path / "one" / "again", progress=False)
+    # Proving every mode again replaces the table whatever it held.
+    prove_openers(tiny_en, output, margin=0, scheduler=scheduler,
+                  checkpoint_dir=tmp_path / "one" / "all", progress=False)
+    assert json.loads(pq.read_schema(output).metadata[b"modes"])["hard"]["margin"] == 0
 
 
 def test_resume_with_other_settings_is_refused(tiny_en, scheduler, tmp_path):
