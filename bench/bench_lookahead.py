@@ -3,7 +3,9 @@ compiled engine:
 
 - Simulation: iterations per second (one iteration: every candidate played out over the
   same dealing), 10 candidates, 2 plies, on the midgame positions of bench_crossword.py.
-  macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go).
+  macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go). The same with every line
+  played to the end of the game (plies=None, what the sim bot does once at most 14 tiles are
+  unseen) from greedy self-play positions with 7 tiles in the bag.
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
   solve time of 4-, 6- and 8-ply searches (macondo: an 8-ply endgame in 1.19 s).
 - The one-tile pre-endgame (lookup/simulate.py pre_endgame) from greedy self-play (the turn
@@ -21,6 +23,8 @@ from bench_crossword import midgame_cases, timed
 GAME = "scrabble-en"
 SIM_POSITIONS = 10
 SIM_ITERATIONS = 20
+TO_END_POSITIONS = 10
+TO_END_BAG = 7
 DEPTHS = (4, 6, 8)
 DEPTH_POSITIONS = 5
 PRE_ENDGAME_POSITIONS = 5
@@ -42,9 +46,20 @@ def sim_rows(cw, engine) -> list[dict]:
                              iterations=SIM_ITERATIONS)
         seconds += spent
     iterations = SIM_ITERATIONS * len(cases)
-    return [row("simulation, 10 candidates, 2 plies", iterations / seconds, "iterations/s",
+    rows = [row("simulation, 10 candidates, 2 plies", iterations / seconds, "iterations/s",
                 f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
                 "before 30); macondo 1.44 ms per iteration")]
+    ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
+    seconds = 0.0
+    for board, rack, other, bag in ends:
+        spent, _rows = timed(simulate, engine, board, rack, unseen=other + bag, candidates=10,
+                             plies=None, iterations=SIM_ITERATIONS)
+        seconds += spent
+    iterations = SIM_ITERATIONS * len(ends)
+    rows.append(row("simulation to the end of the game, 10 candidates", iterations / seconds,
+                    "iterations/s", f"{len(ends)} greedy self-play positions with {TO_END_BAG} "
+                    f"tiles in the bag x {SIM_ITERATIONS} iterations"))
+    return rows
 
 
 def greedy_positions(engine, count: int, bag: int) -> list:
