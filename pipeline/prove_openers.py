@@ -294,6 +294,13 @@ def mode_table(plan: dict, guesses: list[str], searched: pa.Table) -> pa.Table:
 def _prove_modes(npy_path, modes, checkpoint_dir: Path, workers: int, scheduler, margin: int,
                  chunk_size: int, progress: bool, game: GameSearch) -> tuple[list, dict]:
     """(table per mode, recipe entry per mode) of every mode, on one Dask client."""
+    # Every mode's plan is made (or read) before the cluster starts: the incumbent screening
+    # runs in this process for minutes and holds the GIL, and a local scheduler in the same
+    # process would miss its workers' heartbeats meanwhile and drop them (seen: a wordle-en
+    # hard plan of 25 minutes left the run waiting on no workers).
+    for mode in modes:
+        Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}").plan(
+            functools.partial(make_plan, npy_path, mode, margin, chunk_size, progress))
     client = _client(workers or os.cpu_count() or 1, scheduler)
     tables, recipe_modes = [], {}
     try:
