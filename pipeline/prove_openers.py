@@ -335,7 +335,7 @@ def _kept_modes(output: Path, modes, margin: int, game: GameSearch) -> tuple[dic
     Raises:
         BadInput: modes to keep that were proved over other word lists or with another margin.
     """
-    if not output.is_file():
+    if not output.is_file() or set(MODES) <= set(modes):
         return {}, {}, {}
     try:
         existing = list(json.loads((pq.read_schema(output).metadata or {}).get(b"modes", b"{}")))
@@ -400,6 +400,7 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
     unknown = [m for m in modes if m not in MODES]
     if unknown or not modes:
         raise BadInput(f"modes {', '.join(unknown) or '(none)'}: give normal and/or hard")
+    modes = [mode for mode in MODES if mode in modes]  # each once, normal first
     if chunk_size < 1 or margin < 0:
         raise BadInput("--chunk-size must be at least 1 and --margin at least 0")
     version = code_version(Path(__file__).resolve().parents[1])  # the code that starts the run
