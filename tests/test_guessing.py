@@ -336,9 +336,8 @@ def real(monkeypatch):
     # allow better trees, TARSE's the best (docs/GAMES.md "## Published results").
     ("wordle-en-nyt", False, {"total": 7883, "mean": 3.414, "max": 6,
                               "optimal": "over all openers"}),
-    # Its hard mode has no opener proof yet.
     ("wordle-en-nyt", True, {"total": 8097, "mean": 3.5067, "max": 6,
-                             "optimal": "for its opener"}),
+                             "optimal": "over all openers"}),
 ])
 def test_real_tree_stats(real, game_id, hard, stats):
     found = guessing_game(game_id).tree_stats(hard=hard)
