@@ -80,7 +80,7 @@ class _ThenEquity:
         return move or self.equity(position)
 
 
-@settings(max_examples=25, deadline=None, derandomize=True)
+@settings(max_examples=40, deadline=None, derandomize=True)
 @given(number=st.integers(20, 60), shuffle=st.integers(0, 10**6), bag=st.integers(0, 6),
        pick=st.integers(0, 2))
 def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
@@ -99,9 +99,9 @@ def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
     tiles = list(unseen_tiles(cw, board, rack))
     random.Random(shuffle).shuffle(tiles)
     rack_size = cw.rules.rack_size
-    tiles = tiles[:rack_size + bag]
-    if len(tiles) <= rack_size:
+    if len(tiles) < rack_size + bag:
         return
+    tiles = tiles[:rack_size + bag]
     leaves = _leaves_for(engine, None)
     candidates = _candidates(engine, board, rack, leaves, 3)
     if not candidates:
