@@ -266,12 +266,13 @@ def test_guess_option_splits_at_the_last_separator(word, feedback, separator):
 
 REAL = {
     # game: (answers, guesses, root, total, histogram, hard total, optimal); micro, mini and
-    # midi have committed opener proofs (sources/proofs/), classic not yet.
+    # midi have committed opener proofs (sources/proofs/) in both modes, classic in hard mode
+    # only: its hard tree opens with the proven 54-38=16, 53,929.
     "nerdle-micro": (127, 184, "5-1=4", 374, [1, 27, 77, 22], 376, "over all openers"),
     "nerdle-mini": (206, 476, "4*7=28", 544, [1, 73, 131, 1], 544, "over all openers"),
     "nerdle-midi": (6661, 11857, "2+49=51", 20456, [1, 407, 5371, 882], 20736,
                     "over all openers"),
-    "nerdle-classic": (17723, 17723, "54-36=18", 53512, [1, 1320, 14737, 1665], 53935,
+    "nerdle-classic": (17723, 17723, "54-36=18", 53512, [1, 1320, 14737, 1665], 53929,
                        "for its opener"),
 }
 
@@ -305,6 +306,9 @@ def test_real_classic_beats_the_published_tree(real):
                      "histogram": {1: 1, 2: 1320, 3: 14737, 4: 1665}, "optimal": "for its opener"}
     header = game.tree_info()
     assert header["proven_optimal"] and header["root"] == "54-36=18"
+    hard = game.tree_stats(hard=True)
+    assert (game.tree_info(hard=True)["root"], hard["total"], hard["optimal"]) == \
+        ("54-38=16", 53929, "over all openers")
     load_feedback.cache_clear()
 
 
