@@ -142,6 +142,11 @@ class _Leaves:
                           for code, letter in enumerate(engine.cw.alphabet, start=1)}
         self.letter_of[0] = BLANK_SYMBOL
 
+    def _game_codes(self, rack) -> list:
+        """The game tile codes (0 a blank) of a rack of lexicon-code counts."""
+        to_game = self.engine.to_game
+        return [to_game[code] for code, n in enumerate(rack) for _ in range(n)]
+
     def tiles(self, codes) -> str:
         """The tiles of lexicon codes, "?" a blank."""
         return "".join(self.letter_of[code] for code in codes)
@@ -150,11 +155,10 @@ class _Leaves:
         """({leave key: value} of every leave the rack can keep after a play, the empty one
         0.0, the LeaveTable of them or None without values), computed once per rack.
         """
-        rack = tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
+        rack = _rack_key(rack_counts)
         found = self.racks.get(rack)
         if found is None:
-            to_game = self.engine.to_game
-            codes = [to_game[code] for code, n in enumerate(rack) for _ in range(n)]
+            codes = self._game_codes(rack)
             game_keys, lex_keys, sizes = self.engine.sub_leave_keys(codes)
             # A play places at least one tile: a leave never holds the whole rack.
             kept = (sizes > 0) & (sizes < len(codes))
@@ -184,11 +188,10 @@ class _Leaves:
         facing an opponent rack worth `opponent_value`: what the equity bot plays by once the
         bag is empty. Computed once per rack and opponent value.
         """
-        rack = tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
+        rack = _rack_key(rack_counts)
         found = self.end_tables.get((rack, opponent_value))
         if found is None:
-            to_game = self.engine.to_game
-            codes = [to_game[code] for code, n in enumerate(rack) for _ in range(n)]
+            codes = self._game_codes(rack)
             game_keys, lex_keys, sizes = self.engine.sub_leave_keys(codes)
             values = end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
                                        self.tile_value, opponent_value)
@@ -198,6 +201,11 @@ class _Leaves:
             found = self.end_tables[(rack, opponent_value)] = \
                 self.engine.keyed_leave_table(keys, kept)
         return found
+
+
+def _rack_key(rack_counts) -> tuple:
+    """A rack of counts (list or array) as a tuple, the key of the per-rack caches."""
+    return tuple(rack_counts.tolist() if hasattr(rack_counts, "tolist") else rack_counts)
 
 
 def _leaves_for(engine, leave) -> _Leaves:
