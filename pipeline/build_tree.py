@@ -6,7 +6,9 @@ plus a `_<file>.build.json` note with the wall-clock search time (kept out of th
 that the artifact stays byte-identical across builds).
 
 Root: with an opener-proof table `<game>.proof.parquet` beside the matrix that covers every
-allowed guess in this mode (pipeline/prove_openers.py), its proven best opener. Otherwise the
+allowed guess in this mode (pipeline/prove_openers.py), its proven best opener, whose tree is
+then searched exactly even if the game sets a search width (the proof's totals are exact, and
+the tree's must match them). Otherwise the
 `opener_candidates` openers with the lowest lower bound 3N - k - 2[answer] (ties: lower sum of
 squared group sizes, then list order) are screened by exact search, each against the best total
 so far plus one (so ties are exact too). The game's configured root, if any, is the default and
@@ -155,6 +157,9 @@ def search(npy_path, hard: bool, progress: bool = True):
         if proven is not None:
             first_depth = settings[mode]["depth_limit"]
     if proven is not None:
+        # The proof's totals are exact, so the proven opener's tree is searched exactly too,
+        # whatever width the game sets for screening.
+        width = game_search.width = 0
         candidates = [matrix.guess_index[proven]]
     else:
         candidates = game_search.candidates()
@@ -162,6 +167,12 @@ def search(npy_path, hard: bool, progress: bool = True):
                                                          first_depth)
     if proven is not None:
         root_index, root_total = screened[0][0], screened[0][1]
+        proven_total = next(row["total"] for row in table.to_pylist()
+                            if row["mode"] == mode and row["opener"] == proven)
+        if root_total != proven_total:
+            raise BadInput(f"{proof.name}: {mode} opener {proven!r} totals {proven_total} "
+                           f"there but {root_total} in this search; rerun "
+                           f"make reprove-{game['id']} to find which is wrong")
         root_choice = (f"proven best of all {len(matrix.guesses)} openers "
                        f"({proof.name})")
     elif game["root"] is not None:

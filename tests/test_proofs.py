@@ -8,13 +8,14 @@ import subprocess
 
 import msgpack
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import BadInput
 from lookup.formats import sha256_file
-from pipeline.build_tree import GameSearch
+from pipeline.build_tree import GameSearch, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
 from pipeline.prove_openers import RunInterrupted, prove_openers
 from test_tree import brute_force
@@ -200,6 +201,38 @@ def test_make_uses_the_committed_table(committed):
         assert (header["root"], header["total"]) == (best["opener"], best["total"])
         assert header["opener_proven"] and header["root_choice"] == (
             "proven best of all 29 openers (tiny-en.proof.parquet)")
+
+
+def test_a_proven_opener_gets_an_exact_tree_whatever_the_width(committed, tmp_path):
+    # A width-limited game (as wordle-de) with a proof: the tree below the proven opener is
+    # searched exactly, so its total is the proof's.
+    _, artifacts = committed
+    guessing = tmp_path / "guessing"
+    shutil.copytree(artifacts / "guessing", guessing)
+    descriptor = guessing / "tiny-en.game.json"
+    game = json.loads(descriptor.read_text())
+    descriptor.write_text(json.dumps({**game, "search_width": 1}))
+    best = next(row for row in rows_of(guessing / "tiny-en.proof.parquet")
+                if row["mode"] == "normal")
+    header, _, _ = search(guessing / "tiny-en.feedback.npy", hard=False, progress=False)
+    assert (header["root"], header["total"]) == (best["opener"], best["total"])
+    assert header["search_width"] == 0 and header["proven_optimal"] and header["opener_proven"]
+
+
+def test_a_proof_that_disagrees_with_the_tree_search_is_refused(committed, tmp_path):
+    _, artifacts = committed
+    guessing = tmp_path / "guessing"
+    shutil.copytree(artifacts / "guessing", guessing)
+    proof = guessing / "tiny-en.proof.parquet"
+    table = pq.read_table(proof)
+    totals = table.column("total").to_pylist()
+    field = table.schema.field("total")
+    lowered = pa.array([totals[0] - 1] + totals[1:], field.type)
+    pq.write_table(table.set_column(table.schema.get_field_index("total"), field, lowered), proof)
+    with pytest.raises(BadInput, match=r"tiny-en.proof.parquet: normal opener '\w+' totals "
+                                       r"\d+ there but \d+ in this search; rerun make "
+                                       r"reprove-tiny-en"):
+        search(guessing / "tiny-en.feedback.npy", hard=False, progress=False)
 
 
 def test_reprove_checks_the_same_table_comes_out(committed, tmp_path):
