@@ -20,8 +20,10 @@ is a depth-first branch and bound:
   - guesses are tried in order of that bound (then guess-list order, so answers first), and
     the loop stops once the bound reaches the best total; ordering ties by sum of squared group
     sizes was tried and saved only 4% of the nodes for a second pass over the matrix;
-  - while a guess is evaluated, its groups are solved largest first, each with the budget left
-    (beta cut-off); unsolved groups count with their lower bound (2|T| - 1, or the memo's);
+  - while a guess is evaluated, its groups are first probed largest first with the budget
+    2|T| + 1 (one scan each, raising a group's bound to its best guess's 3|T| - k - 2[g in T])
+    and then solved largest first, each with the budget left (beta cut-off); unsolved groups
+    count with their lower bound (2|T| - 1, the probe's or the memo's);
   - two guesses that split S into the same groups (with the same all-green group) cost the
     same, so only the first is evaluated;
   - a memo maps a hash of (S, allowed guesses, guesses left) to the exact value and best
@@ -339,20 +341,33 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
             total += lbs[t]
         if total >= best:
             continue
-        # Solve groups largest first: the likeliest to blow the budget.
+        # Groups largest first (the likeliest to blow the budget), in two passes: a probe of
+        # each group whose bound is still the plain 2|T| - 1, with budget 2|T| + 1 (one scan
+        # of the group: it raises the bound to its best guess's 3|T| - k - 2[g in T], or
+        # solves it), so that a guess fails on the sum of its groups' bounds before any group
+        # is searched deeply; then each group with the budget left. Without the probe pass a
+        # near-best wordle-de opener (SEILT) took 1,035,196 nodes, with it 50,270.
         sizes = starts[1:] - starts[:-1]
         gorder = np.argsort(-sizes, kind="mergesort")
-        for t in gorder:
-            if gcodes[t] == green or sizes[t] <= 2:
-                continue
-            T = grouped[starts[t]:starts[t + 1]]
-            child_allowed = allowed
-            if hard:
-                child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts, length,
-                                               nletters)
-            v = solve(T, child_allowed, depth - 1, best - (total - lbs[t]), hard, ctx, memo,
-                      stats)
-            total += v - lbs[t]
+        for probing in (True, False):
+            for t in gorder:
+                if gcodes[t] == green or sizes[t] <= 2:
+                    continue
+                if probing and lbs[t] > 2 * sizes[t] - 1:
+                    continue  # the memo's bound is already above a probe's budget
+                T = grouped[starts[t]:starts[t + 1]]
+                child_allowed = allowed
+                if hard:
+                    child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
+                                                   length, nletters)
+                budget = best - (total - lbs[t])
+                if probing:
+                    budget = min(budget, 2 * sizes[t] + 1)
+                v = solve(T, child_allowed, depth - 1, budget, hard, ctx, memo, stats)
+                total += v - lbs[t]
+                lbs[t] = v
+                if total >= best:
+                    break
             if total >= best:
                 break
         if total < best:

@@ -122,6 +122,17 @@ def test_search_equals_brute_force_on_random_games(answers, extra, hard, max_gue
     if expected < math.inf:
         total, worst = walk(searcher.tree(root), answers, guesses, hard)
         assert total == expected and worst <= max_guesses
+    # With a budget, over every opener and one memo (as a proof's worker searches): exact below
+    # the budget, a bound at or above it otherwise.
+    budget = data.draw(st.integers(1, 4 * len(answers) + 2))
+    budgeted = searcher_for(answers, guesses, hard, max_guesses, "abcd")
+    for g, guess in enumerate(guesses):
+        exact = brute_force(answers, guesses, guess, max_guesses, hard)
+        value = budgeted.cost(g, budget)
+        if exact < budget:
+            assert value == exact, guess
+        else:
+            assert value >= budget, guess
 
 
 def test_compiled_hard_mode_rule_agrees_with_the_runtime():
