@@ -265,15 +265,15 @@ def test_guess_option_splits_at_the_last_separator(word, feedback, separator):
 # --- the real artifacts (after `make`) -----------------------------------------------------------
 
 REAL = {
-    # game: (answers, guesses, root, total, histogram, hard total, optimal); micro, mini and
-    # midi have committed opener proofs (sources/proofs/) in both modes, classic in hard mode
-    # only: its hard tree opens with the proven 54-38=16, 53,929.
+    # game: (answers, guesses, root, total, histogram, hard total, optimal); every variant has
+    # a committed opener proof (sources/proofs/) in both modes: classic's hard tree opens with
+    # the proven 54-38=16, 53,929, not the normal mode's 54-36=18.
     "nerdle-micro": (127, 184, "5-1=4", 374, [1, 27, 77, 22], 376, "over all openers"),
     "nerdle-mini": (206, 476, "4*7=28", 544, [1, 73, 131, 1], 544, "over all openers"),
     "nerdle-midi": (6661, 11857, "2+49=51", 20456, [1, 407, 5371, 882], 20736,
                     "over all openers"),
     "nerdle-classic": (17723, 17723, "54-36=18", 53512, [1, 1320, 14737, 1665], 53929,
-                       "for its opener"),
+                       "over all openers"),
 }
 
 
@@ -303,7 +303,7 @@ def test_real_classic_beats_the_published_tree(real):
     stats = game.tree_stats()
     assert stats["mean"] <= 3.02 and stats["max"] <= 5  # best published: 3.03, max 5
     assert stats == {"total": 53512, "mean": 3.0194, "max": 4,
-                     "histogram": {1: 1, 2: 1320, 3: 14737, 4: 1665}, "optimal": "for its opener"}
+                     "histogram": {1: 1, 2: 1320, 3: 14737, 4: 1665}, "optimal": "over all openers"}
     header = game.tree_info()
     assert header["proven_optimal"] and header["root"] == "54-36=18"
     hard = game.tree_stats(hard=True)
