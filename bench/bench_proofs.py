@@ -2,11 +2,14 @@
 
 Rows: the CPU-hours and wall hours of every committed proof (from its recipe in
 sources/proofs/); the speed-up of the Dask stage from 1 to 2 local workers on the same chunks
-of wordle-en openers; and, for each game and mode of ESTIMATE_GAMES without a committed proof,
-the estimated CPU-hours of a full proof: the openers that survive the bound screen against the
+of wordle-en openers; for each game and mode of ESTIMATE_GAMES without a committed proof, the
+estimated CPU-hours of a full proof: the openers that survive the bound screen against the
 built tree's total times the mean CPU time of a random sample of them. Openers near the best
 take far longer than a random one, so this is a low estimate (the 160 best-bounded wordle-en
-hard openers alone took 561 CPU s).
+hard openers alone took 561 CPU s). And for each unfinished run in the checkpoint directory
+(`make prove-<id>` stopped before the end), the CPU spent so far and the rest at the same
+rate: its finished chunks are the best-bounded openers, the costliest, so that is a high
+estimate.
 """
 
 import json
@@ -18,11 +21,12 @@ from pathlib import Path
 
 import msgpack
 import numpy as np
+import pyarrow.parquet as pq
 
 from lookup.feedback import code_count
 from lookup.splits import split_figures, tree_lower_bound
 from pipeline.build_tree import GameSearch
-from pipeline.prove_openers import prove_chunk
+from pipeline.prove_openers import Checkpoints, prove_chunk
 
 REPO = Path(__file__).resolve().parents[1]
 GUESSING = Path(os.environ.get("WORDPACK_ARTIFACTS", REPO / "artifacts")) / "guessing"
@@ -31,11 +35,11 @@ SPEEDUP_OPENERS = 48  # random wordle-en openers, 6 chunks of 8, against beta = 
 SAMPLE = 6  # openers timed per game and mode for the estimate, at most...
 ESTIMATE_SECONDS = 60  # ...until this much CPU is spent (one exact search of a big game's
 # opener can take minutes: a cap keeps `make bench` to minutes per game)
-# Games to estimate (PROOF_ESTIMATE_GAMES, comma-separated ids), of those without a full proof.
-# Not wordle-de and wordle-nl by default: one exact search of a random opener took 107 CPU s
-# on average for wordle-de (2 openers), and one in hard mode ran 9 CPU min without finishing.
-ESTIMATE_GAMES = os.environ.get("PROOF_ESTIMATE_GAMES",
-                                "nerdle-classic,wordle-en,wordle-en-nyt").split(",")
+# Games to estimate (PROOF_ESTIMATE_GAMES, comma-separated ids; default all), of those
+# without a full proof.
+ESTIMATE_GAMES = [game for game in os.environ.get("PROOF_ESTIMATE_GAMES", "").split(",") if game]
+# Where `make prove-<id>` keeps its checkpoints (the Makefile's PROOF_CHECKPOINTS).
+CHECKPOINTS = Path(os.environ.get("PROOF_CHECKPOINTS", GUESSING.parent / "_proofs"))
 
 
 def row(what, value, unit, note=""):
@@ -96,7 +100,7 @@ def estimate_rows() -> list[dict]:
     for npy in sorted(GUESSING.glob("*.feedback.npy")):
         game = npy.name.removesuffix(".feedback.npy")
         if ((game, "normal") in committed and (game, "hard") in committed
-                or game not in ESTIMATE_GAMES):
+                or ESTIMATE_GAMES and game not in ESTIMATE_GAMES):
             continue
         search = GameSearch(npy, width=0)
         matrix = search.matrix
@@ -129,5 +133,30 @@ def estimate_rows() -> list[dict]:
     return rows
 
 
+def unfinished_rows() -> list[dict]:
+    rows = []
+    committed = {(recipe["game"], mode) for recipe in committed_recipes()
+                 for mode in recipe["modes"]}
+    for plan_path in sorted(CHECKPOINTS.glob("*/plan.json")):
+        checkpoints = Checkpoints(plan_path.parent)
+        plan = json.loads(plan_path.read_text())
+        chunks = plan["chunks"]
+        done = [i for i in range(len(chunks)) if checkpoints.done(i)]
+        if (plan["game"], plan["mode"]) in committed or len(done) == len(chunks):
+            continue
+        cpu = sum(sum(pq.read_table(checkpoints.chunk_path(i), columns=["cpu_seconds"])
+                      .column("cpu_seconds").to_pylist()) for i in done)
+        openers_done = sum(len(chunks[i]) for i in done)
+        searched = sum(len(chunk) for chunk in chunks)
+        rest = cpu / max(openers_done, 1) * (searched - openers_done)
+        rows.append(row(f"{plan['game']} {plan['mode']}: unfinished proof so far, CPU",
+                        (plan["plan_cpu_seconds"] + cpu) / 3600, "CPU-hours",
+                        f"{openers_done} of {searched} searched openers done (best-bounded "
+                        f"first: the costliest), incumbent {plan['incumbent'][0]} "
+                        f"{plan['incumbent'][1]}; the rest at that rate: {rest / 3600:.3g} "
+                        "CPU-hours more (high)"))
+    return rows
+
+
 def run() -> list[dict]:
-    return committed_rows() + speedup_rows() + estimate_rows()
+    return committed_rows() + speedup_rows() + estimate_rows() + unfinished_rows()
