@@ -23,10 +23,13 @@ import msgpack
 import numpy as np
 import pyarrow.parquet as pq
 
+from lookup.equations import read_equation_list
 from lookup.feedback import code_count
 from lookup.splits import split_figures, tree_lower_bound
+from pipeline.build_feedback import encode_words, feedback_matrix
 from pipeline.build_tree import GameSearch
 from pipeline.prove_openers import Checkpoints, prove_chunk
+from pipeline.search_tree import Searcher
 
 REPO = Path(__file__).resolve().parents[1]
 GUESSING = Path(os.environ.get("WORDPACK_ARTIFACTS", REPO / "artifacts")) / "guessing"
@@ -35,6 +38,8 @@ SPEEDUP_OPENERS = 48  # random wordle-en openers, 6 chunks of 8, against beta = 
 SAMPLE = 6  # openers timed per game and mode for the estimate, at most...
 ESTIMATE_SECONDS = 60  # ...until this much CPU is spent (one exact search of a big game's
 # opener can take minutes: a cap keeps `make bench` to minutes per game)
+# The best opener known with every true equation allowed as a guess (docs/GAMES.md).
+ALL_EQUATIONS_OPENER = "54-36=18"
 # Games to estimate (PROOF_ESTIMATE_GAMES, comma-separated ids; default all), of those
 # without a full proof.
 ESTIMATE_GAMES = [game for game in os.environ.get("PROOF_ESTIMATE_GAMES", "").split(",") if game]
@@ -158,5 +163,47 @@ def unfinished_rows() -> list[dict]:
     return rows
 
 
+def all_equations_rows() -> list[dict]:
+    """The open question: nerdle-classic with every true equation allowed as a guess.
+
+    The matrix is built in memory only (too big to ship): 67,346 x 17,723 uint16, 2.4 GB, and
+    the search keeps a transposed copy, so a worker needs about 5 GB.
+    """
+    alphabet = "0123456789+-*/="
+    _, answers = read_equation_list(GUESSING.parent / "sources" / "nerdle-classic-answers.txt")
+    _, every = read_equation_list(GUESSING.parent / "sources" / "nerdle-classic-guesses.txt")
+    known = set(answers)
+    guesses = answers + [e for e in every if e not in known]  # answers first, as searches need
+    started = time.perf_counter()
+    matrix = feedback_matrix(guesses, answers, alphabet)
+    matrix_seconds = time.perf_counter() - started
+    searcher = Searcher(matrix, encode_words(guesses, alphabet), len(alphabet), False, 6)
+    started = time.process_time()
+    best = searcher.cost(guesses.index(ALL_EQUATIONS_OPENER))
+    best_cpu = time.process_time() - started
+    figures = split_figures(matrix, code_count(len(answers[0])))
+    is_answer = np.arange(len(guesses)) < len(answers)
+    survivors = np.flatnonzero(tree_lower_bound(len(answers), figures["non_green_groups"],
+                                                is_answer) < best + 1)
+    rng = np.random.default_rng(5)
+    sample = rng.choice(survivors, SAMPLE, replace=False)
+    started = time.process_time()
+    for g in sample:
+        searcher.cost(int(g), best + 1)
+    mean = (time.process_time() - started) / SAMPLE
+    return [
+        row(f"nerdle-classic, all {len(guesses)} equations as guesses: {ALL_EQUATIONS_OPENER} "
+            "exact", best_cpu, "CPU s", f"total {best}; the {len(guesses)} x {len(answers)} "
+            f"matrix built in {matrix_seconds:.1f} s, {matrix.nbytes / 1e9:.2f} GB"),
+        row(f"nerdle-classic, all {len(guesses)} equations as guesses: full proof, estimated "
+            "CPU", mean * survivors.size / 3600, "CPU-hours",
+            f"{survivors.size} of {len(guesses)} openers survive the bound screen against "
+            f"{best + 1}; mean {mean:.3g} CPU s over {SAMPLE} random ones (after "
+            f"{ALL_EQUATIONS_OPENER}'s search filled the memo: low); each worker needs about "
+            "5 GB"),
+    ]
+
+
 def run() -> list[dict]:
-    return committed_rows() + speedup_rows() + estimate_rows() + unfinished_rows()
+    return (committed_rows() + speedup_rows() + estimate_rows() + unfinished_rows()
+            + all_equations_rows())
