@@ -354,7 +354,7 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
                 if gcodes[t] == green or sizes[t] <= 2:
                     continue
                 if probing and lbs[t] > 2 * sizes[t] - 1:
-                    continue  # the memo's bound is already above a probe's budget
+                    continue  # the memo already knows more than the plain bound
                 T = grouped[starts[t]:starts[t + 1]]
                 child_allowed = allowed
                 if hard:
