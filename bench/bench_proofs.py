@@ -24,9 +24,9 @@ import msgpack
 import numpy as np
 import pyarrow.parquet as pq
 
-from lookup.equations import read_equation_list
+from lookup.equations import SYMBOLS, read_equation_list
 from lookup.feedback import code_count
-from lookup.splits import split_figures, tree_lower_bound
+from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.build_feedback import encode_words, feedback_matrix
 from pipeline.build_tree import GameSearch
 from pipeline.prove_openers import Checkpoints, prove_chunk
@@ -56,6 +56,11 @@ def committed_recipes() -> list[dict]:
     """The recipe of every committed proof (sources/proofs/<game>.proof.json), by game."""
     return [json.loads(path.read_text())
             for path in sorted((REPO / "sources" / "proofs").glob("*.proof.json"))]
+
+
+def committed_modes() -> set[tuple[str, str]]:
+    """(game, mode) of every committed proof."""
+    return {(recipe["game"], mode) for recipe in committed_recipes() for mode in recipe["modes"]}
 
 
 def committed_rows() -> list[dict]:
@@ -100,9 +105,7 @@ def speedup_rows() -> list[dict]:
 def estimate_rows() -> list[dict]:
     rows = []
     rng = np.random.default_rng(13)
-    # A committed proof's rows give its real CPU time.
-    committed = {(recipe["game"], mode) for recipe in committed_recipes()
-                 for mode in recipe["modes"]}
+    committed = committed_modes()  # a committed proof's rows give its real CPU time
     for npy in sorted(GUESSING.glob("*.feedback.npy")):
         game = npy.name.removesuffix(".feedback.npy")
         if ((game, "normal") in committed and (game, "hard") in committed
@@ -111,8 +114,7 @@ def estimate_rows() -> list[dict]:
         search = GameSearch(npy, width=0)
         matrix = search.matrix
         figures = split_figures(matrix.codes, code_count(matrix.length))
-        is_answer = np.arange(len(matrix.guesses)) < len(matrix.answers)
-        bounds = tree_lower_bound(len(matrix.answers), figures["non_green_groups"], is_answer)
+        bounds = opener_lower_bounds(figures["non_green_groups"], len(matrix.answers))
         for mode, suffix in (("normal", "tree.msgpack"), ("hard", "hard.tree.msgpack")):
             if (game, mode) in committed:
                 continue
@@ -141,8 +143,7 @@ def estimate_rows() -> list[dict]:
 
 def unfinished_rows() -> list[dict]:
     rows = []
-    committed = {(recipe["game"], mode) for recipe in committed_recipes()
-                 for mode in recipe["modes"]}
+    committed = committed_modes()
     for plan_path in sorted(CHECKPOINTS.glob("*/plan.json")):
         checkpoints = Checkpoints(plan_path.parent)
         plan = json.loads(plan_path.read_text())
@@ -169,22 +170,20 @@ def all_equations_rows() -> list[dict]:
     The matrix is built in memory only (too big to ship): 67,346 x 17,723 uint16, 2.4 GB, and
     the search keeps a transposed copy, so a worker needs about 5 GB.
     """
-    alphabet = "0123456789+-*/="
     _, answers = read_equation_list(GUESSING.parent / "sources" / "nerdle-classic-answers.txt")
     _, every = read_equation_list(GUESSING.parent / "sources" / "nerdle-classic-guesses.txt")
     known = set(answers)
     guesses = answers + [e for e in every if e not in known]  # answers first, as searches need
     started = time.perf_counter()
-    matrix = feedback_matrix(guesses, answers, alphabet)
+    matrix = feedback_matrix(guesses, answers, SYMBOLS)
     matrix_seconds = time.perf_counter() - started
-    searcher = Searcher(matrix, encode_words(guesses, alphabet), len(alphabet), False, 6)
+    searcher = Searcher(matrix, encode_words(guesses, SYMBOLS), len(SYMBOLS), False, 6)
     started = time.process_time()
     best = searcher.cost(guesses.index(ALL_EQUATIONS_OPENER))
     best_cpu = time.process_time() - started
     figures = split_figures(matrix, code_count(len(answers[0])))
-    is_answer = np.arange(len(guesses)) < len(answers)
-    survivors = np.flatnonzero(tree_lower_bound(len(answers), figures["non_green_groups"],
-                                                is_answer) < best + 1)
+    survivors = np.flatnonzero(opener_lower_bounds(figures["non_green_groups"], len(answers))
+                               < best + 1)
     rng = np.random.default_rng(5)
     sample = rng.choice(survivors, SAMPLE, replace=False)
     started = time.process_time()

@@ -47,6 +47,15 @@ def tree_lower_bound(n, non_green_groups, is_candidate):
     return 3 * n - non_green_groups - 2 * is_candidate
 
 
+def opener_lower_bounds(non_green_groups: np.ndarray, n_answers: int) -> np.ndarray:
+    """tree_lower_bound of every guess as opener over all `n_answers` answers, from each
+    guess's non-green group count; the answers lead the guess list (guess i is answer i for
+    i < n_answers), as every guessing game lays it out.
+    """
+    is_answer = np.arange(len(non_green_groups)) < n_answers
+    return tree_lower_bound(n_answers, non_green_groups, is_answer)
+
+
 def split_figures(codes, ncodes: int, rows: np.ndarray | None = None) -> dict[str, np.ndarray]:
     """How each guess splits the candidates, from its row of feedback codes.
 

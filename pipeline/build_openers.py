@@ -29,7 +29,7 @@ import pyarrow.parquet as pq
 
 from lookup.feedback import code_count, load_feedback
 from lookup.formats import OPENERS_FORMAT, OPENERS_VERSION
-from lookup.splits import split_figures, tree_lower_bound
+from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -39,7 +39,7 @@ def opener_table(npy_path) -> pa.Table:
     matrix = load_feedback(npy_path)
     figures = split_figures(matrix.codes, code_count(matrix.length))
     is_answer = np.arange(len(matrix.guesses)) < len(matrix.answers)  # answers lead the list
-    lower_bound = tree_lower_bound(len(matrix.answers), figures["non_green_groups"], is_answer)
+    lower_bound = opener_lower_bounds(figures["non_green_groups"], len(matrix.answers))
     return pa.table({
         "guess": pa.array(matrix.guesses, pa.string()),
         "groups": figures["groups"].astype(np.int32),

@@ -34,7 +34,7 @@ from lookup.errors import BadInput
 from lookup.feedback import code_count, load_feedback
 from lookup.formats import TREE_FORMAT, TREE_VERSION, sha256_file
 from lookup.guessing import load_descriptor
-from lookup.splits import split_figures, tree_lower_bound
+from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.build_feedback import encode_words
 from pipeline.proof_table import proven_opener, read_proof
@@ -49,8 +49,7 @@ def opener_order(codes: np.ndarray, length: int, figures: dict | None = None) ->
     """
     if figures is None:
         figures = split_figures(codes, code_count(length))
-    is_answer = np.arange(codes.shape[0]) < codes.shape[1]  # answers lead the guess list
-    bound = tree_lower_bound(codes.shape[1], figures["non_green_groups"], is_answer)
+    bound = opener_lower_bounds(figures["non_green_groups"], codes.shape[1])
     order = np.lexsort((np.arange(codes.shape[0]), figures["sum_squares"], bound))
     return [int(g) for g in order]
 

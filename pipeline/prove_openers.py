@@ -33,7 +33,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
@@ -42,7 +41,7 @@ from tqdm import tqdm
 from lookup.errors import BadInput, WordpackError
 from lookup.feedback import code_count
 from lookup.formats import PROOF_FORMAT, PROOF_VERSION, sha256_file
-from lookup.splits import split_figures, tree_lower_bound
+from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.build_tree import GameSearch, histogram_of, opener_order
 from pipeline.proof_table import SCHEMA, read_proof, recipe_path
@@ -111,9 +110,7 @@ def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool)
     beta = incumbent + margin + 1
     matrix = search.matrix
     figures = split_figures(matrix.codes, code_count(matrix.length))
-    n_answers = len(matrix.answers)
-    is_answer = np.arange(len(matrix.guesses)) < n_answers
-    bounds = tree_lower_bound(n_answers, figures["non_green_groups"], is_answer)
+    bounds = opener_lower_bounds(figures["non_green_groups"], len(matrix.answers))
     order = opener_order(matrix.codes, matrix.length, figures)
     searched = [g for g in order if bounds[g] < beta]
     return {
