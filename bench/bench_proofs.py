@@ -6,11 +6,11 @@ of wordle-en openers; for each game and mode of ESTIMATE_GAMES without a committ
 estimated CPU-hours of a full proof: the openers that survive the bound screen against the
 built tree's total times the mean CPU time of a random sample of them. Openers near the best
 take far longer than a random one, so this is a low estimate (the 160 best-bounded wordle-en
-hard openers alone took 561 CPU s). And for each unfinished run in the checkpoint directory
-(`make prove-<id>` stopped before the end), the CPU spent so far and the rest at the same
-rate (its finished chunks are the best-bounded openers, which hold the near-best ones, the
-costliest; but the random sample's estimate came out higher for wordle-de, 19 against 17
-CPU-hours, so neither is a firm bound).
+hard openers alone took 561 CPU s). And for each unfinished run in the checkpoint directory or
+committed in sources/proofs/unfinished/ (`make prove-<id>` stopped before the end), the CPU
+spent so far and the rest at the same rate (its finished chunks are the best-bounded openers,
+which hold the near-best ones, the costliest; but the random sample's estimate came out higher
+for wordle-de, 19 against 17 CPU-hours, so neither is a firm bound).
 """
 
 import json
@@ -44,8 +44,10 @@ ALL_EQUATIONS_OPENER = "54-36=18"
 # Games to estimate (PROOF_ESTIMATE_GAMES, comma-separated ids; default all), of those
 # without a full proof.
 ESTIMATE_GAMES = [game for game in os.environ.get("PROOF_ESTIMATE_GAMES", "").split(",") if game]
-# Where `make prove-<id>` keeps its checkpoints (the Makefile's PROOF_CHECKPOINTS).
-CHECKPOINTS = Path(os.environ.get("PROOF_CHECKPOINTS", GUESSING.parent / "_proofs"))
+# Where `make prove-<id>` keeps its checkpoints (the Makefile's PROOF_CHECKPOINTS), and the
+# committed checkpoints of runs stopped before the end.
+CHECKPOINT_DIRS = [Path(os.environ.get("PROOF_CHECKPOINTS", GUESSING.parent / "_proofs")),
+                   REPO / "sources" / "proofs" / "unfinished"]
 
 
 def row(what, value, unit, note=""):
@@ -144,7 +146,11 @@ def estimate_rows() -> list[dict]:
 def unfinished_rows() -> list[dict]:
     rows = []
     committed = committed_modes()
-    for plan_path in sorted(CHECKPOINTS.glob("*/plan.json")):
+    seen = set()
+    for plan_path in (p for d in CHECKPOINT_DIRS for p in sorted(d.glob("*/plan.json"))):
+        if plan_path.parent.name in seen:
+            continue  # one run per game and mode: the working checkpoints, else the committed
+        seen.add(plan_path.parent.name)
         checkpoints = Checkpoints(plan_path.parent)
         plan = json.loads(plan_path.read_text())
         chunks = plan["chunks"]
