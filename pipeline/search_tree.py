@@ -30,7 +30,9 @@ is a depth-first branch and bound:
     guess, or to a proven lower bound.
 Quick exits: if an answer of S splits S into singletons, f(S) = 2n - 1; else if any guess does,
 f(S) = 2n. The per-node scan that counts every allowed guess's groups reads the transposed
-matrix (answers x guesses) row by row, so a node streams |S| contiguous rows.
+matrix (answers x guesses) row by row, so a node streams |S| contiguous rows; it is almost all
+of the search's time, so Wordle's 243 codes get a bitset scan three times as fast as the
+stamps that larger code counts (Nerdle) use.
 
 Hard mode (the rule of lookup.guessing.hard_mode_violation, compiled here as `_child_allowed`): a
 guess must keep every green letter in place and contain every green or yellow letter as often
@@ -54,11 +56,17 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
+from lookup.engine_numba import bit_count
 from lookup.splits import tree_lower_bound
 
 # Memo value packing: value << 32 | (guess + 1) << 1 | exact. guess + 1 == 0 means "none".
 _EXACT = np.int64(1)
 INFINITE = np.int64(1 << 30)
+# The bitset scan (_scan_bits) serves games of up to 256 codes (Wordle: 3^5 = 243), 4 words of
+# bits per guess; 512 guesses per block make a 16 KB table, well inside an L1 cache.
+BITSET_WORDS = 4
+BITSET_CODES = 64 * BITSET_WORDS
+BITSET_GUESSES = 512
 _lower_bound = numba.njit(cache=True)(tree_lower_bound)
 
 
@@ -192,6 +200,39 @@ def _scan(MT, S, allowed, ncodes, stamp, clock, distinct):
 
 
 @numba.njit(cache=True)
+def _scan_bits(MT, S, allowed, bits, distinct):
+    """_scan for games of at most BITSET_CODES codes: a block's guesses each get
+    BITSET_WORDS words of bits in an L1-sized table, a (guess, code) seen sets its bit, and the
+    block's counts are the bits set. With every guess allowed (normal mode) a block reads a
+    contiguous slice of each row. About 3 times as fast as the stamps on wordle-de (0.6 ns
+    per cell instead of 1.8).
+    """
+    n = S.shape[0]
+    ng = allowed.shape[0]
+    every_guess = ng == MT.shape[1]  # allowed is ascending, so it is 0 .. ng - 1
+    block = bits.shape[0] // BITSET_WORDS
+    for b0 in range(0, ng, block):
+        b1 = min(b0 + block, ng)
+        bits[:(b1 - b0) * BITSET_WORDS] = 0
+        for x in range(n):
+            row = MT[S[x]]
+            if every_guess:
+                part = row[b0:b1]
+                for j in range(b1 - b0):
+                    c = np.int64(part[j])
+                    bits[j * BITSET_WORDS + (c >> 6)] |= np.int64(1) << (c & 63)
+            else:
+                for j in range(b1 - b0):
+                    c = np.int64(row[allowed[b0 + j]])
+                    bits[j * BITSET_WORDS + (c >> 6)] |= np.int64(1) << (c & 63)
+        for j in range(b1 - b0):
+            d = 0
+            for w in range(BITSET_WORDS):
+                d += bit_count(bits[j * BITSET_WORDS + w])
+            distinct[b0 + j] = d
+
+
+@numba.njit(cache=True)
 def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
     """f_depth(S) if it is < beta, else a lower bound >= beta. See the module docstring.
 
@@ -203,9 +244,10 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
         hard: hard mode (children filter `allowed`).
         ctx: (M [guesses, answers], MT [answers, guesses], answer keys, guess keys,
               letters [guesses, length], letter counts [guesses, alphabet], stamp scratch,
-              clock, depth keys, width); answer a is guess a (answers come first in the
-              guess list). width > 0 evaluates only the first `width` guesses in bound order
-              at each node: a faster search whose trees are not proven optimal.
+              clock, bitset scratch, depth keys, width); answer a is guess a (answers come
+              first in the guess list). width > 0 evaluates only the first `width` guesses
+              in bound order at each node: a faster search whose trees are not proven
+              optimal.
         memo: typed dict uint64 -> packed int64.
         stats: int64[2]: nodes searched, guesses evaluated.
     """
@@ -216,7 +258,7 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
         return np.int64(1)
     if n == 2:
         return np.int64(3)
-    M, MT, akeys, gkeys, letters, counts, stamp, clock, dkeys, width = ctx
+    M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
     allowed_hash = _hash_set(allowed, gkeys) if hard else np.uint64(0)
     key = _hash_set(S, akeys) ^ allowed_hash ^ dkeys[depth]
     known_lb = np.int64(2 * n - 1)
@@ -257,7 +299,10 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats):
         in_s[a] = True
     ng = allowed.shape[0]
     distinct = np.empty(ng, np.int32)
-    _scan(MT, S, allowed, ncodes, stamp, clock, distinct)
+    if ncodes <= BITSET_CODES:
+        _scan_bits(MT, S, allowed, bits, distinct)
+    else:
+        _scan(MT, S, allowed, ncodes, stamp, clock, distinct)
     bound = np.empty(ng, np.int64)
     min_bound = INFINITE
     useful = 0
@@ -393,7 +438,7 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     solves it), so a bad opener fails on the sum of its groups' bounds before any group is
     searched deeply; then the groups are solved largest first with the budget left.
     """
-    M, MT, akeys, gkeys, letters, counts, stamp, clock, dkeys, width = ctx
+    M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
     n = S.shape[0]
     ncodes = 1
     for _ in range(letters.shape[1]):
@@ -450,9 +495,13 @@ class Searcher:
         self.counts = np.zeros((n_guesses, max(nletters, 1)), np.uint8)
         for i in range(self.letters.shape[1]):
             np.add.at(self.counts, (np.arange(n_guesses), self.letters[:, i]), 1)
-        stamp = np.zeros(max(STAMP_ENTRIES, 32 * ncodes), np.int32)
+        if ncodes <= BITSET_CODES:
+            stamp, bits = np.zeros(0, np.int32), np.zeros(BITSET_GUESSES * BITSET_WORDS, np.int64)
+        else:
+            stamp, bits = np.zeros(max(STAMP_ENTRIES, 32 * ncodes), np.int32), np.zeros(0, np.int64)
         self.ctx = (M, np.ascontiguousarray(M.T), self.keys[0], self.keys[1], self.letters,
-                    self.counts, stamp, np.zeros(1, np.int64), self.keys[2], np.int64(width))
+                    self.counts, stamp, np.zeros(1, np.int64), bits, self.keys[2],
+                    np.int64(width))
         self.width = width  # 0: exact search
         self.ncodes = ncodes
         self.hard = hard

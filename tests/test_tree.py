@@ -15,7 +15,18 @@ from lookup.guessing import hard_mode_violation
 from lookup.splits import split_figures, tree_lower_bound
 from lookup.word_list import read_word_list
 from pipeline.build_feedback import encode_words, feedback_matrix
-from pipeline.search_tree import INFINITE, Searcher, _child_allowed, _lower_bound
+from pipeline.search_tree import (
+    BITSET_CODES,
+    BITSET_GUESSES,
+    BITSET_WORDS,
+    INFINITE,
+    STAMP_ENTRIES,
+    Searcher,
+    _child_allowed,
+    _lower_bound,
+    _scan,
+    _scan_bits,
+)
 
 GAMES = FIXTURES / "guessing"
 
@@ -149,6 +160,30 @@ def test_compiled_hard_mode_rule_agrees_with_the_runtime():
                         if hard_mode_violation(guess, previous, code) is None]
             allowed = _child_allowed(everything, g, code, letters, counts, 4, len(alphabet))
             assert allowed.tolist() == expected, (previous, code)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ncodes=st.sampled_from([3, 27, 243, 729]), n_guesses=st.integers(1, 1300),
+       n_answers=st.integers(1, 40), data=st.data())
+def test_scans_count_each_guesses_distinct_codes(ncodes, n_guesses, n_answers, data):
+    """Both scans (stamps for any game, bitsets up to 256 codes) equal a plain set count, over
+    every guess (normal mode: contiguous rows) and over a subset (hard mode), across blocks."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    MT = rng.integers(0, data.draw(st.integers(1, ncodes)), (n_answers, n_guesses),
+                      dtype=np.uint8 if ncodes <= 256 else np.uint16)
+    S = np.unique(rng.integers(0, n_answers, data.draw(st.integers(1, n_answers)))).astype(np.int32)
+    every = np.arange(n_guesses, dtype=np.int32)
+    subset = every[rng.random(n_guesses) < 0.5]
+    for allowed in (every, subset):
+        expected = [len(set(MT[S, g].tolist())) for g in allowed]
+        stamps = np.empty(len(allowed), np.int32)
+        _scan(MT, S, allowed, ncodes, np.zeros(max(STAMP_ENTRIES, 32 * ncodes), np.int32),
+              np.zeros(1, np.int64), stamps)
+        assert stamps.tolist() == expected
+        if ncodes <= BITSET_CODES:
+            bits = np.empty(len(allowed), np.int32)
+            _scan_bits(MT, S, allowed, np.zeros(BITSET_GUESSES * BITSET_WORDS, np.int64), bits)
+            assert bits.tolist() == expected
 
 
 def test_lower_bound_holds_and_compiled_form_agrees():
