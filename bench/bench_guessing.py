@@ -3,9 +3,10 @@
 Rows: feedback-matrix build (vectorized numpy) against the pure-Python per-pair reference
 (timed on a sample of guesses in this run and scaled to the full matrix), exact tree search for
 the SALET tree (normal and hard) with nodes visited, against the greedy tree (least expected
-remaining at every node, from the same matrix) in total guesses, tree size on disk against the
-same tree as JSON with words, and `next_guess` latency on and off the tree against ranking with
-the per-pair reference.
+remaining at every node, from the same matrix) in total guesses, the search's per-node scan
+(bitset kernel against the stamp kernel, ns per cell), tree size on disk against the same tree
+as JSON with words, and `next_guess` latency on and off the tree against ranking with the
+per-pair reference.
 """
 
 import json
@@ -83,7 +84,14 @@ def run() -> list[dict]:
     from lookup.guessing import guessing_game
     from lookup.word_list import read_word_list
     from pipeline.build_feedback import encode_words, feedback_matrix
-    from pipeline.search_tree import Searcher
+    from pipeline.search_tree import (
+        BITSET_GUESSES,
+        BITSET_WORDS,
+        STAMP_ENTRIES,
+        Searcher,
+        _scan,
+        _scan_bits,
+    )
 
     rows = []
     answers = read_word_list(GUESSING / f"{GAME}.answers.txt")
@@ -126,6 +134,31 @@ def run() -> list[dict]:
             rows.append(row(f"{GAME} exact tree total guesses", total, "guesses",
                             "greedy tree (least expected remaining)", greedy,
                             f"means {total / len(answers):.4f} vs {greedy / len(answers):.4f}"))
+
+    # The search's per-node scan (distinct codes of every guess over a node's answers): the
+    # bitset kernel against the stamp kernel that larger code counts use, on random nodes.
+    MT = np.ascontiguousarray(np.asarray(matrix).T)
+    every = np.arange(len(guesses), dtype=np.int32)
+    rng = np.random.default_rng(7)
+    nodes = [np.sort(rng.choice(len(answers), size, replace=False)).astype(np.int32)
+             for size in (10, 50, 150, 500) for _ in range(5)]
+    kernels = {"bits": lambda S, out: _scan_bits(MT, S, every, bits, out),
+               "stamps": lambda S, out: _scan(MT, S, every, 243, stamp, clock, out)}
+    bits = np.zeros(BITSET_GUESSES * BITSET_WORDS, np.int64)
+    stamp, clock = np.zeros(STAMP_ENTRIES, np.int32), np.zeros(1, np.int64)
+    per_cell = {}
+    for name, kernel in kernels.items():
+        out = np.empty(len(guesses), np.int32)
+        kernel(nodes[0], out)  # compiled
+        cells, started = 0, time.perf_counter()
+        for _ in range(3):
+            for S in nodes:
+                kernel(S, out)
+                cells += S.size * len(guesses)
+        per_cell[name] = (time.perf_counter() - started) / cells * 1e9
+    rows.append(row(f"{GAME} search scan, bitset kernel (normal mode)", round(per_cell["bits"], 3),
+                    "ns per cell", "stamp kernel", round(per_cell["stamps"], 3),
+                    "cells = node answers x guesses; 20 random nodes of 10 to 500 answers"))
 
     # Tree size on disk vs the same nodes as JSON with words.
     tree_path = GUESSING / f"{GAME}.tree.msgpack"
