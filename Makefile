@@ -93,6 +93,10 @@ $(ARTIFACTS)/sources/nerdle-classic-%.txt: $(EQUATION_CODE) | $(VENV)/.installed
 GUESSING_CONFIG ?= config/guessing.toml
 GUESSING := $(ARTIFACTS)/guessing
 GUESSING_MK := $(ARTIFACTS)/_guessing.mk
+# Games with `proof_only = true` (matrices too big to ship, built only to prove their openers)
+# live here: the leading underscore keeps them out of the manifest, and neither `make` nor
+# games.json builds or lists their matrices.
+PROOF_ONLY := $(ARTIFACTS)/_proof-only
 GAME_CODE := pipeline/build_game.py lookup/word_list.py lookup/equations.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 FEEDBACK_CODE := pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
 OPENERS_CODE := pipeline/build_openers.py lookup/splits.py lookup/feedback.py lookup/formats.py
@@ -120,6 +124,13 @@ guessing: $(GUESSING)/games.json $(GUESSING_GAME_FILES)
 ## wordle-en (or any game id of config/guessing.toml): that game's artifacts
 $(GUESSING_GAMES): %: $(GUESSING)/games.json $(foreach f,game.json feedback.npy openers.parquet tree.msgpack hard.tree.msgpack,$(GUESSING)/%.$(f))
 .PHONY: $(GUESSING_GAMES)
+ifneq ($(PROOF_ONLY_GAMES),)
+## <id> of a proof_only game: its lists and matrix in artifacts/_proof-only/ (for prove-<id>)
+$(PROOF_ONLY_GAMES): %: $(PROOF_ONLY)/%.game.json $(PROOF_ONLY)/%.feedback.npy
+.PHONY: $(PROOF_ONLY_GAMES)
+# Their lists stay (make would delete them as intermediates of the matrix).
+.SECONDARY: $(foreach g,$(PROOF_ONLY_GAMES),$(foreach f,answers.txt guesses.txt,$(PROOF_ONLY)/$(g).$(f)))
+endif
 
 $(GUESSING)/games.json: $(GUESSING_CONFIG) $(GAME_CODE) | $(VENV)/.installed
 	$(BUILD) guessing-index $(GUESSING_CONFIG) -o $@
@@ -135,6 +146,12 @@ $(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt: $(G
 $(GUESSING)/%.feedback.npy $(GUESSING)/%.feedback.json: $(GUESSING)/%.game.json $(GUESSING)/%.answers.txt $(GUESSING)/%.guesses.txt $(FEEDBACK_CODE) | $(VENV)/.installed
 	$(BUILD) feedback $< -o $(GUESSING)/$*.feedback.npy
 
+$(PROOF_ONLY)/%.game.json $(PROOF_ONLY)/%.answers.txt $(PROOF_ONLY)/%.guesses.txt: $(GUESSING)/_%.config.json $(GAME_CODE) | $(VENV)/.installed
+	$(BUILD) game $< $* --sources $(SOURCES) --artifacts $(ARTIFACTS) -o $(PROOF_ONLY)/$*.game.json
+
+$(PROOF_ONLY)/%.feedback.npy $(PROOF_ONLY)/%.feedback.json: $(PROOF_ONLY)/%.game.json $(PROOF_ONLY)/%.answers.txt $(PROOF_ONLY)/%.guesses.txt $(FEEDBACK_CODE) | $(VENV)/.installed
+	$(BUILD) feedback $< -o $(PROOF_ONLY)/$*.feedback.npy
+
 $(GUESSING)/%.openers.parquet: $(GUESSING)/%.feedback.npy $(OPENERS_CODE) | $(VENV)/.installed
 	$(BUILD) openers $< -o $@
 
@@ -142,12 +159,16 @@ $(GUESSING)/%.openers.parquet: $(GUESSING)/%.feedback.npy $(OPENERS_CODE) | $(VE
 # exact total or a bound above the best. The runs take hours, so their tables are committed as
 # sources/proofs/<id>.proof.parquet with their recipe <id>.proof.json; the build installs them
 # beside the matrix, where the tree build takes the proven opener. A game without a committed
-# table keeps the tree build's screening of a few openers.
+# table keeps the tree build's screening of a few openers. A proof_only game's table is checked
+# against its lists in $(PROOF_ONLY) (no matrix needed); `make test-full` builds its matrix to
+# re-solve openers of it.
 PROOFS := $(SOURCES)/proofs
 PROOF_GAMES := $(patsubst $(PROOFS)/%.proof.parquet,%,$(wildcard $(PROOFS)/*.proof.parquet))
-PROOF_ARTIFACTS := $(PROOF_GAMES:%=$(GUESSING)/%.proof.parquet)
+PROOF_ARTIFACTS := $(patsubst %,$(GUESSING)/%.proof.parquet,$(filter-out $(PROOF_ONLY_GAMES),$(PROOF_GAMES)))
+PROOF_ONLY_TABLES := $(patsubst %,$(PROOF_ONLY)/%.proof.parquet,$(filter $(PROOF_ONLY_GAMES),$(PROOF_GAMES)))
 PROOF_CODE := pipeline/prove_openers.py pipeline/proof_table.py pipeline/cli_proofs.py
-GUESSING_ARTIFACTS += $(PROOF_ARTIFACTS)
+GUESSING_ARTIFACTS += $(PROOF_ARTIFACTS) $(PROOF_ONLY_TABLES)
+guessing: $(PROOF_ONLY_TABLES)
 # prove-<id> and reprove-<id> settings: local workers (0: one per core), or a Dask scheduler's
 # address for a cluster; openers within PROOF_MARGIN of the best get exact totals too;
 # PROOF_MODES: the modes to prove (a mode the committed table holds and this run does not
@@ -158,9 +179,16 @@ PROOF_SCHEDULER ?=
 PROOF_MARGIN ?= 0
 PROOF_CHECKPOINTS ?= $(ARTIFACTS)/_proofs
 PROOF_RUN = $(BUILD) proofs $< --workers $(PROOF_WORKERS) $(if $(PROOF_SCHEDULER),--scheduler $(PROOF_SCHEDULER))
+define REPROVE
+rm -rf $(ARTIFACTS)/_reprove/$*
+$(PROOF_RUN) --same-as $(PROOFS)/$*.proof.parquet --checkpoints $(ARTIFACTS)/_reprove/$*/checkpoints -o $(ARTIFACTS)/_reprove/$*/$*.proof.parquet
+endef
 
-$(GUESSING)/%.proof.parquet: $(PROOFS)/%.proof.parquet $(GUESSING)/%.feedback.npy $(PROOF_CODE) | $(VENV)/.installed
-	$(BUILD) proof-table $< --feedback $(GUESSING)/$*.feedback.npy -o $@
+$(GUESSING)/%.proof.parquet: $(PROOFS)/%.proof.parquet $(GUESSING)/%.game.json $(PROOF_CODE) | $(VENV)/.installed
+	$(BUILD) proof-table $< --game $(GUESSING)/$*.game.json -o $@
+
+$(PROOF_ONLY)/%.proof.parquet: $(PROOFS)/%.proof.parquet $(PROOF_ONLY)/%.game.json $(PROOF_CODE) | $(VENV)/.installed
+	$(BUILD) proof-table $< --game $(PROOF_ONLY)/$*.game.json -o $@
 
 ## prove-<id>: prove every opener of a game into sources/proofs/ (hours for big games; rerun resumes)
 prove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
@@ -168,8 +196,16 @@ prove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
 
 ## reprove-<id>: prove a committed game again from scratch and check that the same table comes out
 reprove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
-	rm -rf $(ARTIFACTS)/_reprove/$*
-	$(PROOF_RUN) --same-as $(PROOFS)/$*.proof.parquet --checkpoints $(ARTIFACTS)/_reprove/$*/checkpoints -o $(ARTIFACTS)/_reprove/$*/$*.proof.parquet
+	$(REPROVE)
+
+# A proof_only game's prove and reprove read its matrix in $(PROOF_ONLY).
+ifneq ($(PROOF_ONLY_GAMES),)
+$(PROOF_ONLY_GAMES:%=prove-%): prove-%: $(PROOF_ONLY)/%.feedback.npy $(PROOF_ONLY)/%.game.json | $(VENV)/.installed
+	$(PROOF_RUN) --modes $(PROOF_MODES) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
+
+$(PROOF_ONLY_GAMES:%=reprove-%): reprove-%: $(PROOF_ONLY)/%.feedback.npy $(PROOF_ONLY)/%.game.json | $(VENV)/.installed
+	$(REPROVE)
+endif
 
 # A tree depends on its game's proof table when one is committed (second expansion: $$*).
 .SECONDEXPANSION:
@@ -290,7 +326,7 @@ test: $(VENV)/.installed
 .PHONY: test
 
 ## test-full: after `make`, run the tests that need the full real artifacts
-test-full: $(VENV)/.installed artifacts
+test-full: $(VENV)/.installed artifacts $(PROOF_ONLY_TABLES:.proof.parquet=.feedback.npy)
 	$(PY) -m pytest -q -m full
 .PHONY: test-full
 

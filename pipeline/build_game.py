@@ -61,6 +61,7 @@ class GameConfig:
     max_guesses: int  # the game's guess limit (Wordle, Nerdle: 6)
     search_width: int  # 0: exact tree search; k > 0: only the k best-bounded guesses per node
     guess_rules: str | None  # None, or a key of GUESS_RULES: what a typed guess must obey
+    proof_only: bool  # built only to prove its openers: not shipped, not in games.json
 
 
 def load_config(path) -> dict[str, GameConfig]:
@@ -90,9 +91,12 @@ def load_config(path) -> dict[str, GameConfig]:
                 max_guesses=int(table.get("max_guesses", 6)),
                 search_width=int(table.get("search_width", 0)),
                 guess_rules=table.get("guess_rules"),
+                proof_only=table.get("proof_only", False),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise BadInput(f"{path}: game [{game_id}] has a missing or malformed key ({error})")
+        if not isinstance(config.proof_only, bool):
+            raise BadInput(f"{path}: game [{game_id}]: proof_only must be true or false")
         if config.guess_rules is not None and config.guess_rules not in GUESS_RULES:
             raise BadInput(f"{path}: game [{game_id}]: guess_rules {config.guess_rules!r} is "
                            f"unknown; use one of {', '.join(GUESS_RULES)}")
@@ -223,7 +227,8 @@ def config_fragment_path(directory, game_id: str) -> Path:
 def make_rules(config_path, output, fragments) -> None:
     """Write the Makefile fragment and one `_<id>.config.json` per game into `fragments`.
 
-    The Makefile fragment sets GUESSING_GAMES and each game's source prerequisites, with
+    The Makefile fragment sets GUESSING_GAMES (the shipped games), PROOF_ONLY_GAMES (built in
+    $(PROOF_ONLY) for their opener proofs only) and each game's source prerequisites, with
     $(SOURCES) / $(ARTIFACTS) unexpanded so overrides keep working. A game's descriptor depends
     on its own config file, which is rewritten only when that game's table changes: editing or
     adding one game does not rebuild the others.
@@ -237,22 +242,25 @@ def make_rules(config_path, output, fragments) -> None:
         if not path.is_file() or path.read_text(encoding="utf-8") != text:
             _write_text(path, text)
     lines = [f"# Generated from {config_path} by `wordpack-build guessing-make`; do not edit.",
-             f"GUESSING_GAMES := {' '.join(games)}"]
+             "GUESSING_GAMES := " + " ".join(g for g, c in games.items() if not c.proof_only),
+             "PROOF_ONLY_GAMES := " + " ".join(g for g, c in games.items() if c.proof_only)]
     for config in games.values():
         deps = []
         for source in dict.fromkeys(config.answers + config.guesses):
             root, rest = source.split("/", 1)
             deps.append(f"$({root.upper()})/{rest}")
-        lines.append(f"$(GUESSING)/{config.id}.game.json: {' '.join(deps)}")
+        directory = "$(PROOF_ONLY)" if config.proof_only else "$(GUESSING)"
+        lines.append(f"{directory}/{config.id}.game.json: {' '.join(deps)}")
     with atomic_output(output, "w") as handle:
         handle.write("\n".join(lines) + "\n")
 
 
 def build_index(config_path, output) -> dict:
-    """Write `games.json`: the configured game ids and names (the runtime has no config/)."""
+    """Write `games.json`: the shipped games' ids and names (the runtime has no config/)."""
     games = load_config(config_path)
     index = {"format": GAMES_INDEX_FORMAT, "version": GAMES_INDEX_VERSION,
-             "games": {game_id: config.name for game_id, config in games.items()}}
+             "games": {game_id: config.name for game_id, config in games.items()
+                       if not config.proof_only}}
     _write_text(output, _json_text(index))
     record(output, format=GAMES_INDEX_FORMAT, version=GAMES_INDEX_VERSION,
            inputs=[Path(config_path)])

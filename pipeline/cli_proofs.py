@@ -56,11 +56,12 @@ def register(app: typer.Typer) -> None:
     @app.command("proof-table")
     def proof_table_cmd(
         committed: Path = typer.Argument(..., help="sources/proofs/<id>.proof.parquet"),
-        npy: Path = typer.Option(..., "--feedback", help="The game's <id>.feedback.npy."),
+        game: Path = typer.Option(..., "--game", help="The game's <id>.game.json (its lists "
+                                  "beside it)."),
         output: Path = typer.Option(..., "-o", "--output", help="The artifact to write."),
     ) -> None:
         """Check a committed proof table against the game's lists and install it."""
         from pipeline.prove_openers import install_proof
 
-        install_proof(committed, npy, output)
+        install_proof(committed, game, output)
         typer.echo(f"{output}: from {committed}")

@@ -41,6 +41,7 @@ from tqdm import tqdm
 from lookup.errors import BadInput, WordpackError
 from lookup.feedback import code_count
 from lookup.formats import PROOF_FORMAT, PROOF_VERSION, sha256_file
+from lookup.guessing import load_descriptor
 from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.build_tree import GameSearch, histogram_of, opener_order
@@ -433,12 +434,16 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
     return recipe
 
 
-def install_proof(committed, npy_path, output) -> None:
-    """Copy a committed proof table into the artifacts after checking it fits the game."""
-    game = GameSearch(npy_path)
-    read_proof(committed, game.answers_sha256, game.guesses_sha256)
+def install_proof(committed, descriptor_path, output) -> None:
+    """Copy a committed proof table into the artifacts after checking it fits the game's lists
+    (`descriptor_path`: the game's `<id>.game.json`, its lists beside it).
+    """
+    descriptor_path = Path(descriptor_path)
+    game = load_descriptor(descriptor_path)
+    read_proof(committed, sha256_file(descriptor_path.parent / game["answers"]["file"]),
+               sha256_file(descriptor_path.parent / game["guesses"]["file"]))
     output = Path(output)
     with atomic_output(output, "wb") as handle:
         handle.write(Path(committed).read_bytes())
     record(output, format=PROOF_FORMAT, version=PROOF_VERSION, inputs=[Path(committed),
-                                                                        Path(npy_path)])
+                                                                        descriptor_path])

@@ -15,6 +15,7 @@ import pytest
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import BadInput
 from lookup.formats import sha256_file
+from pipeline.build_game import load_config
 from pipeline.build_tree import GameSearch, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
 from pipeline.prove_openers import RunInterrupted, prove_openers
@@ -251,16 +252,51 @@ def test_reprove_checks_the_same_table_comes_out(committed, tmp_path):
     assert "Traceback" not in result.stderr
 
 
+def test_a_proof_only_game_is_proved_and_checked_but_not_shipped(tmp_path):
+    # tiny-en-proof-only (proof_only = true): `make prove-<id>` builds its matrix in
+    # _proof-only/ and proves it; the default build then checks the committed table against
+    # the game's lists without building the matrix, and games.json leaves the game out.
+    sources, artifacts = tmp_path / "sources", tmp_path / "artifacts"
+    shutil.copytree(GAMES, sources)
+    run_make(artifacts, sources, "PROOF_WORKERS=1", "PROOF_MODES=normal",
+             "prove-tiny-en-proof-only")
+    committed = sources / "proofs" / "tiny-en-proof-only.proof.parquet"
+    rows = rows_of(committed)
+    assert len(rows) == 29 and rows[0]["status"] == "exact"
+    assert all(row["total"] > rows[0]["total"] for row in rows[1:])
+    fresh = tmp_path / "fresh"
+    run_make(fresh, sources, "guessing")
+    assert "tiny-en-proof-only" not in json.loads(
+        (fresh / "guessing" / "games.json").read_text())["games"]
+    assert not list((fresh / "guessing").glob("tiny-en-proof-only*"))
+    assert sorted(p.name for p in (fresh / "_proof-only").glob("tiny-en-proof-only*")) == [
+        "tiny-en-proof-only.answers.txt", "tiny-en-proof-only.game.json",
+        "tiny-en-proof-only.guesses.txt", "tiny-en-proof-only.proof.parquet"]
+    assert (fresh / "_proof-only" / "tiny-en-proof-only.proof.parquet").read_bytes() == \
+        committed.read_bytes()
+    # A table proved over other lists is refused in one line.
+    shutil.copy(sources / "proofs" / "tiny-en-proof-only.proof.parquet",
+                sources / "proofs" / "tiny-de.proof.parquet")
+    result = run_make(fresh, sources, "guessing", check=False)
+    assert result.returncode != 0
+    assert "tiny-de.proof.parquet: proved over other word lists" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
 # --- the committed real tables (after `make`) --------------------------------------------------
 
 COMMITTED = sorted(path.name.removesuffix(".proof.parquet")
                    for path in (REPO / "sources" / "proofs").glob("*.proof.parquet"))
+PROOF_ONLY_GAMES = {game_id for game_id, config in load_config(REPO / "config" / "guessing.toml")
+                    .items() if config.proof_only}
 
 
 @pytest.mark.full
 @pytest.mark.parametrize("game", COMMITTED)
 def test_committed_table_re_solves_20_random_openers(game):
-    search = GameSearch(full_artifact(f"guessing/{game}.feedback.npy"), width=0)
+    directory = "_proof-only" if game in PROOF_ONLY_GAMES else "guessing"  # (make test-full
+    # builds the proof-only matrices)
+    search = GameSearch(full_artifact(f"{directory}/{game}.feedback.npy"), width=0)
     path = REPO / "sources" / "proofs" / f"{game}.proof.parquet"
     table, settings = read_proof(path, search.answers_sha256, search.guesses_sha256)
     rng = np.random.default_rng(13)
