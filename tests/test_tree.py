@@ -26,6 +26,7 @@ from pipeline.search_tree import (
     _lower_bound,
     _scan,
     _scan_bits,
+    _scan_probe,
 )
 
 GAMES = FIXTURES / "guessing"
@@ -184,6 +185,40 @@ def test_scans_count_each_guesses_distinct_codes(ncodes, n_guesses, n_answers, d
             bits = np.empty(len(allowed), np.int32)
             _scan_bits(MT, S, allowed, np.zeros(BITSET_GUESSES * BITSET_WORDS, np.int64), bits)
             assert bits.tolist() == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(n_guesses=st.integers(1, 1300), n_good=st.integers(0, 200), narrow=st.integers(1, 30),
+       n_answers=st.integers(3, 120), slack=st.integers(0, 3), data=st.data())
+def test_probe_scan_is_exact_where_it_matters(n_guesses, n_good, narrow, n_answers, slack,
+                                              data):
+    """_scan_probe against plain set counts: a few guesses with many codes and many with few
+    (so that guesses are skipped), parent counts over a superset of S, exact or loosened."""
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    MT = rng.integers(0, narrow, (n_answers, n_guesses), dtype=np.uint8)
+    good = rng.choice(n_guesses, min(n_good, n_guesses), replace=False)
+    MT[:, good] = rng.integers(0, BITSET_CODES - 13, (n_answers, good.size))
+    T = np.unique(rng.integers(0, n_answers, data.draw(st.integers(1, n_answers))))
+    S = np.sort(rng.choice(T, data.draw(st.integers(1, T.size)), replace=False)).astype(np.int32)
+    allowed = np.arange(n_guesses, dtype=np.int32)
+    if data.draw(st.booleans()):  # hard mode: a subset
+        allowed = allowed[(rng.random(n_guesses) < 0.6) | (allowed == 0)]
+    true = np.array([len(set(MT[S, g].tolist())) for g in allowed], np.int32)
+    parent = np.array([len(set(MT[T, g].tolist())) for g in allowed], np.int32)
+    parent += rng.integers(0, slack + 1, parent.size, dtype=np.int32)  # upper bounds too
+    in_s = np.zeros(n_answers, np.bool_)
+    in_s[S] = True
+    distinct = np.empty(allowed.size, np.int32)
+    exact = np.empty(allowed.size, np.bool_)
+    _scan_probe(MT, S, allowed, in_s, parent, np.zeros(BITSET_GUESSES * BITSET_WORDS, np.int64),
+                distinct, exact)
+    candidate = (allowed < n_answers) & in_s[np.minimum(allowed, n_answers - 1)]
+    assert (distinct[exact] == true[exact]).all()
+    assert (distinct[~exact] == np.minimum(parent, S.size)[~exact]).all()
+    assert (distinct[~exact] >= true[~exact]).all()
+    best = (true + candidate).max()
+    assert (distinct[exact] + candidate[exact]).max() == best
+    assert (distinct[~exact] + 1 <= best).all()
 
 
 def test_lower_bound_holds_and_compiled_form_agrees():
