@@ -37,9 +37,9 @@ a group of a parent's set, and a guess's count over the group is at most its cou
 parent: a probe scans guesses by that bound, highest first, and stops once none left can beat
 the best found (_scan_probe; bounds under the budget stay exact, so the search visits the same
 nodes). On wordle-nl refutations it scans an eighth of the cells: CELEN against 21,170 took
-6.8 CPU s instead of 10.9, hard-mode wordle-de openers 30% less. Nerdle's groups are small
-(most guesses split them into singletons as far as the parent's bound can tell), so its probes
-scan in full.
+6.6 CPU s instead of 10.9 (a busy machine), hard-mode wordle-de openers 30% less. Nerdle's
+groups are small (most guesses split them into singletons as far as the parent's bound can
+tell), so its probes scan in full.
 
 Hard mode (the rule of lookup.guessing.hard_mode_violation, compiled here as `_child_allowed`): a
 guess must keep every green letter in place and contain every green or yellow letter as often
@@ -79,7 +79,7 @@ BITSET_GUESSES = 512
 PROBE_BLOCK = 128
 # A cell of _scan_probe's scan, guesses in bound order, costs about this many of a full scan's
 # cells, guesses in list order (a bitset cell on wordle-nl: 1.8 against 0.7 ns in a
-# micro-benchmark); on wordle-nl refutations 2.5 did better than 3.5.
+# micro-benchmark); on wordle-nl refutations 2.5 did better than 3.5 and than 1.8.
 GATHER_COST = 2.5
 # evaluate_guess's bound-raising passes: each raises a group's bound by this many per mille of
 # its size (at least 1). Five wordle-de openers refuted against 16,898 (1075, 1928, 731, 2870,
@@ -288,9 +288,10 @@ def _scan_probe(MT, S, allowed, in_s, parent, bits, distinct, exact):
         v = min(parent[gi], n)
         order[at[v]] = gi
         at[v] += 1
-    guesses = np.empty(PROBE_BLOCK, np.int32)
+    guesses = np.empty(BITSET_GUESSES, np.int32)
     best = 0
     b0 = 0
+    block = PROBE_BLOCK
     while b0 < ng and min(parent[order[b0]], n) + 1 > best:
         if b0 > 0:
             # Guesses that may still beat the best: those whose upper bound is at least it.
@@ -301,7 +302,10 @@ def _scan_probe(MT, S, allowed, in_s, parent, bits, distinct, exact):
                 _scan_bits(MT, S, allowed, bits, distinct)
                 exact[:] = True
                 return
-        b1 = min(b0 + PROBE_BLOCK, ng)
+            # One block for all of them if it can: each block pulls every row's cache lines
+            # in again.
+            block = min(max(left, PROBE_BLOCK), BITSET_GUESSES)
+        b1 = min(b0 + block, ng)
         m = b1 - b0
         for j in range(m):
             guesses[j] = allowed[order[b0 + j]]
