@@ -36,8 +36,8 @@ stamps that larger code counts (Nerdle) use. Almost every scan is a probe (budge
 a group of a parent's set, and a guess's count over the group is at most its count over the
 parent: a probe scans guesses by that bound, highest first, and stops once none left can beat
 the best found (_scan_probe; bounds under the budget stay exact, so the search visits the same
-nodes). On wordle-nl refutations it scans an eighth of the cells: CELEN against 21,170 took
-6.6 CPU s instead of 10.9 (a busy machine), hard-mode wordle-de openers 30% less. Nerdle's
+nodes). On wordle-nl refutations it scans an eighth of the cells: four random openers against
+21,170 took 35.8 CPU s instead of 50.7 (a busy machine), hard-mode wordle-de ones 30% less. Nerdle's
 groups are small (most guesses split them into singletons as far as the parent's bound can
 tell), so its probes scan in full.
 
@@ -262,7 +262,7 @@ def _scan_probe(MT, S, allowed, in_s, parent, bits, distinct, exact):
     starts at an upper bound that cannot beat the best d + [g in S] found, the rest are left
     with distinct[gi] = the upper bound and exact[gi] False. Gathered guesses cost more per cell
     than a full scan's contiguous rows (GATHER_COST), so a probe with too many guesses left
-    falls back to _scan_bits.
+    falls back to _scan_bits. Returns the best d + [g in S] over every guess, exact.
     """
     n = S.shape[0]
     ng = allowed.shape[0]
@@ -275,9 +275,7 @@ def _scan_probe(MT, S, allowed, in_s, parent, bits, distinct, exact):
     # best d + [g in S] is at most n and guesses whose bound is n are never skipped: too many,
     # and the full scan is cheaper.
     if count[n] * GATHER_COST > ng:
-        _scan_bits(MT, S, allowed, bits, distinct)
-        exact[:] = True
-        return
+        return _scan_all(MT, S, allowed, in_s, bits, distinct, exact)
     at = np.empty(n + 2, np.int64)
     total = 0
     for v in range(n, -1, -1):
@@ -299,9 +297,7 @@ def _scan_probe(MT, S, allowed, in_s, parent, bits, distinct, exact):
             for v in range(best, n + 1):
                 left += count[v]
             if left * GATHER_COST > ng:
-                _scan_bits(MT, S, allowed, bits, distinct)
-                exact[:] = True
-                return
+                return _scan_all(MT, S, allowed, in_s, bits, distinct, exact)
             # One block for all of them if it can: each block pulls every row's cache lines
             # in again.
             block = min(max(left, PROBE_BLOCK), BITSET_GUESSES)
@@ -329,6 +325,20 @@ def _scan_probe(MT, S, allowed, in_s, parent, bits, distinct, exact):
         gi = order[j]
         distinct[gi] = min(parent[gi], n)
         exact[gi] = False
+    return best
+
+
+@numba.njit(cache=True)
+def _scan_all(MT, S, allowed, in_s, bits, distinct, exact):
+    """_scan_probe's fallback: _scan_bits over every guess; returns the best d + [g in S]."""
+    _scan_bits(MT, S, allowed, bits, distinct)
+    exact[:] = True
+    n_answers = MT.shape[0]
+    best = 0
+    for gi in range(allowed.shape[0]):
+        g = allowed[gi]
+        best = max(best, distinct[gi] + (1 if g < n_answers and in_s[g] else 0))
+    return best
 
 
 @numba.njit(cache=True)
@@ -445,7 +455,15 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats, parent_distinct):
     exact = np.ones(ng if probe else 0, np.bool_)
     seen_codes = np.zeros(ncodes if probe else 0, np.int32)
     if probe:
-        _scan_probe(MT, S, allowed, in_s, parent_distinct, bits, distinct, exact)
+        best_split = _scan_probe(MT, S, allowed, in_s, parent_distinct, bits, distinct, exact)
+        # Most probes end here, without bounding each guess: below n no guess splits S into
+        # singletons (quick exit 2), and the least bound is 3n - best_split (a guess with
+        # best_split <= 1 makes no progress).
+        if best_split < n and depth > 2:
+            min_bound = 3 * n - best_split if best_split > 1 else INFINITE
+            if max(known_lb, min_bound) >= beta:
+                memo[key] = _pack(max(known_lb, min_bound), -1, 0)
+                return max(known_lb, min_bound)
     elif ncodes <= BITSET_CODES:
         _scan_bits(MT, S, allowed, bits, distinct)
     else:
