@@ -38,9 +38,9 @@ from pipeline.generate_equations import generate_equations, write_equation_list
 
 REPO = Path(__file__).resolve().parents[1]
 # Game id -> equation length, from the one list of games.
-NERDLE_GAMES = {game.id: game.length
+NERDLE_GAMES = {game.id: game.length  # the shipped ones: each has its lists
                 for game in load_config(REPO / "config" / "guessing.toml").values()
-                if game.guess_rules == "nerdle-equations"}
+                if game.guess_rules == "nerdle-equations" and not game.proof_only}
 SYMBOLS = "0123456789+-*/="
 LEFT_SYMBOLS = "0123456789+-*/"
 KINDS = ("answers", "guesses")
