@@ -179,6 +179,9 @@ PROOF_SCHEDULER ?=
 PROOF_MARGIN ?= 0
 PROOF_CHECKPOINTS ?= $(ARTIFACTS)/_proofs
 PROOF_RUN = $(BUILD) proofs $< --workers $(PROOF_WORKERS) $(if $(PROOF_SCHEDULER),--scheduler $(PROOF_SCHEDULER))
+define PROVE
+$(PROOF_RUN) --modes $(PROOF_MODES) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
+endef
 define REPROVE
 rm -rf $(ARTIFACTS)/_reprove/$*
 $(PROOF_RUN) --same-as $(PROOFS)/$*.proof.parquet --checkpoints $(ARTIFACTS)/_reprove/$*/checkpoints -o $(ARTIFACTS)/_reprove/$*/$*.proof.parquet
@@ -192,7 +195,7 @@ $(PROOF_ONLY)/%.proof.parquet: $(PROOFS)/%.proof.parquet $(PROOF_ONLY)/%.game.js
 
 ## prove-<id>: prove every opener of a game into sources/proofs/ (hours for big games; rerun resumes)
 prove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
-	$(PROOF_RUN) --modes $(PROOF_MODES) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
+	$(PROVE)
 
 ## reprove-<id>: prove a committed game again from scratch and check that the same table comes out
 reprove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.installed
@@ -201,7 +204,7 @@ reprove-%: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json | $(VENV)/.install
 # A proof_only game's prove and reprove read its matrix in $(PROOF_ONLY).
 ifneq ($(PROOF_ONLY_GAMES),)
 $(PROOF_ONLY_GAMES:%=prove-%): prove-%: $(PROOF_ONLY)/%.feedback.npy $(PROOF_ONLY)/%.game.json | $(VENV)/.installed
-	$(PROOF_RUN) --modes $(PROOF_MODES) --margin $(PROOF_MARGIN) --checkpoints $(PROOF_CHECKPOINTS) -o $(PROOFS)/$*.proof.parquet
+	$(PROVE)
 
 $(PROOF_ONLY_GAMES:%=reprove-%): reprove-%: $(PROOF_ONLY)/%.feedback.npy $(PROOF_ONLY)/%.game.json | $(VENV)/.installed
 	$(REPROVE)
