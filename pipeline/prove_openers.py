@@ -265,9 +265,13 @@ def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
                     f"{': ' + reason if reason else ''}); {saved} of {len(chunks)} chunks are "
                     f"saved in {checkpoints.directory}: run the same command again to resume"
                 ) from None
-        checkpoints.log_session({"wall_seconds": round(time.perf_counter() - started, 3),
-                                 "chunks": len(pending), "workers": workers,
-                                 "finished": _now()})
+            finally:
+                # A stopped session (Ctrl-C, a lost scheduler) is logged too: the recipe's wall
+                # time of a run resumed over several sessions sums them all.
+                checkpoints.log_session({
+                    "wall_seconds": round(time.perf_counter() - started, 3),
+                    "chunks": sum(checkpoints.done(i) for i in pending), "workers": workers,
+                    "finished": _now()})
     return plan, checkpoints.chunks(len(chunks)) if chunks else pa.table(
         {name: [] for name in _CHUNK_SCHEMA.names}, schema=_CHUNK_SCHEMA)
 

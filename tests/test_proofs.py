@@ -18,7 +18,7 @@ from lookup.formats import sha256_file
 from pipeline.build_game import load_config
 from pipeline.build_tree import GameSearch, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
-from pipeline.prove_openers import RunInterrupted, prove_openers
+from pipeline.prove_openers import Checkpoints, RunInterrupted, prove_openers
 from test_tree import brute_force
 
 GAMES = FIXTURES / "guessing"
@@ -131,6 +131,8 @@ def test_a_lost_scheduler_stops_the_run_with_one_line(tiny_en, scheduler, tmp_pa
     assert re.fullmatch(r"tiny-en normal: the Dask run stopped \(FutureCancelledError: .+\); 0 of "
                         rf"\d+ chunks are saved in {re.escape(str(checkpoints))}: run the same "
                         "command again to resume", str(stopped.value))
+    # The stopped session is logged: a resumed run's recipe counts its wall time.
+    assert [(s["chunks"], s["workers"]) for s in Checkpoints(checkpoints).sessions()] == [(0, 1)]
 
 
 def test_a_run_adds_its_modes_to_an_existing_table(tiny_en, scheduler, tmp_path):
