@@ -101,9 +101,16 @@ class GameSearch:
             candidates = [root] + [g for g in candidates if g != root]
         return candidates
 
-    def screen(self, candidates: list[int], hard: bool, progress: bool, first_depth: int = 0):
+    def screen(self, candidates: list[int], hard: bool, progress: bool, first_depth: int = 0,
+               known: dict | None = None, on_screened=None):
         """Screen `candidates` exactly under the game's guess limit (or `first_depth`), one
         more guess at a time until some tree fits.
+
+        `known` maps (depth limit, opener) to a total an earlier, interrupted screening of the
+        same candidates found, which is taken instead of searching again; `on_screened(depth
+        limit, opener, total)` is called after each search. A resumed screening gives the same
+        result: each opener's budget follows from the totals before it, and a total that is
+        only a lower bound (whose value depends on the memo) never becomes the best.
 
         Returns:
             (searcher, depth limit used, [(opener, total, exact)] in candidate order), where
@@ -111,13 +118,18 @@ class GameSearch:
             `total` is only a lower bound (and the opener lost).
         """
         limit = self.game["max_guesses"]
+        known = known or {}
         for depth_limit in range(first_depth or limit, 2 * limit + 1):
             searcher = self.searcher(hard, depth_limit)
             screened = []
             best = int(INFINITE)
             for g in tqdm(candidates, desc=f"{self.game['id']} openers", unit="opener",
                           disable=not progress):
-                total = searcher.cost(g, beta=best + 1 if best < INFINITE else INFINITE)
+                total = known.get((depth_limit, g))
+                if total is None:
+                    total = int(searcher.cost(g, beta=best + 1 if best < INFINITE else INFINITE))
+                    if on_screened is not None:
+                        on_screened(depth_limit, g, total)
                 screened.append((g, int(total), bool(total <= best or best == INFINITE)))
                 best = min(best, total)
             if best < INFINITE:

@@ -18,8 +18,9 @@ Every search here is exact, whatever search width the game sets for its tree bui
 
 The searched openers run as Dask tasks, in chunks (bound order, then guess-list order), on a
 `distributed.LocalCluster` (one single-threaded worker process per core) or on the scheduler
-given. Each finished chunk is written to the checkpoint directory at once; a rerun with the same
-directory skips finished chunks, so an interrupted run resumes. Workers read the feedback
+given. Each finished chunk is written to the checkpoint directory at once, and so is each opener
+the plan screens (screen.jsonl); a rerun with the same directory skips both, so an interrupted
+run resumes, in its plan too. Workers read the feedback
 matrix from the same path as the client: on a real cluster every worker must see the files
 there.
 """
@@ -52,6 +53,8 @@ MODES = ("normal", "hard")
 # Openers per Dask task: small enough to balance two workers, large enough that a worker's memo
 # (subtrees shared between openers) pays off.
 DEFAULT_CHUNK = 32
+# The plan's screening log in a checkpoint directory (Checkpoints.screened).
+SCREEN_LOG = "screen.jsonl"
 # A worker clears its search memo beyond this many entries (about 40 bytes each).
 MEMO_LIMIT = 8_000_000
 
@@ -99,13 +102,32 @@ def _cpu_model() -> str:
     return platform.processor()
 
 
-def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool) -> dict:
-    """The incumbent, the budget, the bound rows and the chunks of openers to search."""
+def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool,
+              checkpoints: "Checkpoints | None" = None) -> dict:
+    """The incumbent, the budget, the bound rows and the chunks of openers to search.
+
+    With `checkpoints`, each screened opener is logged there as it finishes, and a plan
+    interrupted before the end takes the logged ones instead of searching them again (a
+    hard-mode screening can take hours); the plan's times include theirs.
+    """
     started, cpu_started = time.perf_counter(), time.process_time()
     search = GameSearch(npy_path, width=0)  # a proof needs the exact search
     hard = mode == "hard"
     candidates = search.candidates()
-    searcher, depth_limit, screened = search.screen(candidates, hard, progress)
+    logged = {} if checkpoints is None else checkpoints.screened(search.answers_sha256,
+                                                                 search.guesses_sha256)
+    last = [started, cpu_started]
+
+    def log(depth_limit, g, total):
+        now = [time.perf_counter(), time.process_time()]
+        checkpoints.log_screened(search.answers_sha256, search.guesses_sha256, {
+            "depth_limit": depth_limit, "opener": g, "total": total,
+            "seconds": round(now[0] - last[0], 3), "cpu_seconds": round(now[1] - last[1], 3)})
+        last[:] = now
+
+    _, depth_limit, screened = search.screen(
+        candidates, hard, progress, known={key: row["total"] for key, row in logged.items()},
+        on_screened=None if checkpoints is None else log)
     incumbent_guess, incumbent = min(((g, t) for g, t, _ in screened),
                                      key=lambda row: (row[1], candidates.index(row[0])))
     beta = incumbent + margin + 1
@@ -121,8 +143,10 @@ def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool)
         "incumbent": [matrix.guesses[incumbent_guess], incumbent], "beta": beta,
         "bound_rows": [[g, int(bounds[g])] for g in order if bounds[g] >= beta],
         "chunks": [searched[i:i + chunk_size] for i in range(0, len(searched), chunk_size)],
-        "plan_seconds": round(time.perf_counter() - started, 3),
-        "plan_cpu_seconds": round(time.process_time() - cpu_started, 3),
+        "plan_seconds": round(time.perf_counter() - started
+                              + sum(row["seconds"] for row in logged.values()), 3),
+        "plan_cpu_seconds": round(time.process_time() - cpu_started
+                                  + sum(row["cpu_seconds"] for row in logged.values()), 3),
     }
 
 
@@ -154,10 +178,44 @@ def prove_chunk(npy_path: str, hard: bool, depth_limit: int, beta: int,
 
 
 class Checkpoints:
-    """One mode's checkpoint directory: plan.json, chunk-<i>.parquet, sessions.jsonl."""
+    """One mode's checkpoints: screen.jsonl, plan.json, chunk-<i>.parquet, sessions.jsonl."""
 
     def __init__(self, directory: Path):
         self.directory = Path(directory)
+
+    def screened(self, answers_sha256: str, guesses_sha256: str) -> dict:
+        """The plan's screening logged so far: {(depth limit, opener): its log row}."""
+        path = self.directory / SCREEN_LOG
+        if not path.is_file():
+            return {}
+        text = path.read_text()
+        if not text.endswith("\n"):  # a last line torn by an interruption: screened again
+            text = text[:text.rfind("\n") + 1]
+            with atomic_output(path, "w") as handle:
+                handle.write(text)
+        rows = []
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                rows.append(json.loads(line))
+            except json.JSONDecodeError:
+                raise BadInput(f"{path}: line {number} is not JSON: delete the file to screen "
+                               "again") from None
+        if rows and rows[0] != {"answers_sha256": answers_sha256,
+                                "guesses_sha256": guesses_sha256}:
+            raise BadInput(f"{path} holds a screening over other word lists: delete it or use "
+                           "another --checkpoints directory")
+        return {(row["depth_limit"], row["opener"]): row for row in rows[1:]}
+
+    def log_screened(self, answers_sha256: str, guesses_sha256: str, row: dict) -> None:
+        """Append one screened opener to screen.jsonl (its first line: the lists' sha256)."""
+        path = self.directory / SCREEN_LOG
+        path.parent.mkdir(parents=True, exist_ok=True)
+        lines = [] if path.is_file() and path.stat().st_size else [{
+            "answers_sha256": answers_sha256,
+            "guesses_sha256": guesses_sha256}]
+        with open(path, "a") as handle:
+            for line in lines + [row]:
+                handle.write(json.dumps(line) + "\n")
 
     def plan(self, make) -> dict:
         """The stored plan, or make() stored (a resumed run keeps its first plan)."""
@@ -229,7 +287,8 @@ def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
     from distributed.comm.core import CommClosedError
     from distributed.scheduler import KilledWorker
 
-    plan = checkpoints.plan(lambda: make_plan(npy_path, mode, margin, chunk_size, progress))
+    plan = checkpoints.plan(lambda: make_plan(npy_path, mode, margin, chunk_size, progress,
+                                              checkpoints))
     if plan["margin"] != margin:
         raise BadInput(f"{checkpoints.directory} holds a run with margin {plan['margin']}, not "
                        f"{margin}: use another --checkpoints directory or --margin "
@@ -301,8 +360,9 @@ def _prove_modes(npy_path, modes, checkpoint_dir: Path, workers: int, scheduler,
     # process would miss its workers' heartbeats meanwhile and drop them (seen: a wordle-en
     # hard plan of 25 minutes left the run waiting on no workers).
     for mode in modes:
-        Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}").plan(
-            functools.partial(make_plan, npy_path, mode, margin, chunk_size, progress))
+        checkpoints = Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}")
+        checkpoints.plan(functools.partial(make_plan, npy_path, mode, margin, chunk_size,
+                                           progress, checkpoints))
     client = _client(workers or os.cpu_count() or 1, scheduler)
     tables, recipe_modes = [], {}
     try:

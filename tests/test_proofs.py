@@ -18,7 +18,8 @@ from lookup.formats import sha256_file
 from pipeline.build_game import load_config
 from pipeline.build_tree import GameSearch, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
-from pipeline.prove_openers import Checkpoints, RunInterrupted, prove_openers
+from pipeline.prove_openers import Checkpoints, RunInterrupted, make_plan, prove_openers
+from pipeline.search_tree import INFINITE
 from test_tree import brute_force
 
 GAMES = FIXTURES / "guessing"
@@ -114,6 +115,34 @@ def test_interrupted_run_resumes_to_the_same_table(tiny_en, scheduler, tmp_path)
     assert chunks[0].stat().st_mtime_ns == kept
     assert compare_proofs(first, again) == []
     assert len(json.loads(recipe_path(again).read_text())["modes"]["normal"]["workers"]) == 1
+
+
+def test_an_interrupted_plan_resumes_from_its_screening_log(tiny_en, tmp_path):
+    checkpoints = Checkpoints(tmp_path / "tiny-en.hard")
+    whole = make_plan(tiny_en, "hard", 0, 4, False, checkpoints)
+    log = checkpoints.directory / "screen.jsonl"
+    lines = log.read_text().splitlines()
+    search = GameSearch(tiny_en, width=0)
+    assert json.loads(lines[0]) == {"answers_sha256": search.answers_sha256,
+                                    "guesses_sha256": search.guesses_sha256}
+    screened = [json.loads(line) for line in lines[1:]]
+    assert [row["opener"] for row in screened] == search.candidates()
+    assert {row["depth_limit"] for row in screened} == {whole["depth_limit"]}
+    # As if stopped while it searched the third opener, halfway through writing the second.
+    log.write_text("\n".join(lines[:2]) + "\n" + lines[2][:9])
+    resumed = make_plan(tiny_en, "hard", 0, 4, False, Checkpoints(checkpoints.directory))
+    untimed = ("plan_seconds", "plan_cpu_seconds")
+    assert {k: v for k, v in resumed.items() if k not in untimed} == \
+        {k: v for k, v in whole.items() if k not in untimed}
+    again = [json.loads(line) for line in log.read_text().splitlines()[1:]]
+    assert [row["opener"] for row in again] == [row["opener"] for row in screened]
+    assert [row["total"] for row in again if row["total"] < INFINITE] == \
+        [row["total"] for row in screened if row["total"] < INFINITE]
+    assert resumed["plan_cpu_seconds"] >= screened[0]["cpu_seconds"]
+    log.write_text(lines[0].replace(search.answers_sha256, "0" * 64) + "\n")
+    with pytest.raises(BadInput, match=r"screen.jsonl holds a screening over other word lists: "
+                                       "delete it or use another --checkpoints directory"):
+        make_plan(tiny_en, "hard", 0, 4, False, checkpoints)
 
 
 def test_a_lost_scheduler_stops_the_run_with_one_line(tiny_en, scheduler, tmp_path,
