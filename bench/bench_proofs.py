@@ -9,7 +9,8 @@ take far longer than a random one, so this is a low estimate (the 160 best-bound
 hard openers alone took 561 CPU s). And for each unfinished run in the checkpoint directory or
 committed in sources/proofs/unfinished/ (`make prove-<id>` stopped before the end), the CPU
 spent so far and the rest at the same rate (its finished chunks are the best-bounded openers,
-which hold the near-best ones, the costliest: a high estimate, but not a firm bound either).
+which hold the near-best ones, the costliest: a high estimate, but not a firm bound either), or
+for a run stopped in its plan, the CPU its screening (screen.jsonl) spent so far.
 """
 
 import json
@@ -29,7 +30,7 @@ from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.build_feedback import encode_words, feedback_matrix
 from pipeline.build_tree import GameSearch
 from pipeline.prove_openers import Checkpoints, prove_chunk
-from pipeline.search_tree import Searcher
+from pipeline.search_tree import INFINITE, Searcher
 
 REPO = Path(__file__).resolve().parents[1]
 GUESSING = Path(os.environ.get("WORDPACK_ARTIFACTS", REPO / "artifacts")) / "guessing"
@@ -152,6 +153,19 @@ def unfinished_rows() -> list[dict]:
     rows = []
     committed = committed_modes()
     seen = set()
+    for log_path in (p for d in CHECKPOINT_DIRS for p in sorted(d.glob("*/screen.jsonl"))):
+        if (log_path.parent / "plan.json").is_file() or log_path.parent.name in seen:
+            continue  # a finished plan: its rows below
+        seen.add(log_path.parent.name)
+        screened = [json.loads(line) for line in log_path.read_text().splitlines()[1:]
+                    if line.endswith("}")]
+        game, mode = log_path.parent.name.rsplit(".", 1)
+        fits = [r["total"] for r in screened if r["total"] < INFINITE]
+        rows.append(row(f"{game} {mode}: unfinished plan so far, CPU",
+                        sum(r["cpu_seconds"] for r in screened) / 3600, "CPU-hours",
+                        f"{len(screened)} candidate openers screened, at guess limits "
+                        f"{sorted({r['depth_limit'] for r in screened})}; "
+                        + (f"best {min(fits)}" if fits else "no tree fits yet")))
     for plan_path in (p for d in CHECKPOINT_DIRS for p in sorted(d.glob("*/plan.json"))):
         if plan_path.parent.name in seen:
             continue  # one run per game and mode: the working checkpoints, else the committed
