@@ -327,6 +327,32 @@ def test_word_finder_page(site):
     assert page.text_content("#found") == ""
 
 
+def test_a_game_that_loads_late_does_not_replace_the_game_picked_after_it(site):
+    """The helper shows the game picked last, even when the one picked before it (a big game
+    on a slow line) finishes loading later."""
+    page = site.page
+    first = page.input_value("#game")
+    assert first != "tiny-en"
+    held = []
+
+    def hold(route):
+        held.append(route)
+
+    page.route(f"**/{first}.game.json", hold)
+    with page.expect_request(f"**/{first}.game.json"):
+        page.click("nav a[data-view=guess]")
+    page.select_option("#game", "tiny-en")
+    site.wait_text("#answers-left", "15 answers left")
+    site.wait_text("#next-guess", "bolt")
+    held[0].continue_()
+    page.unroute(f"**/{first}.game.json", hold)
+    page.wait_for_load_state("networkidle")
+    # The first game's files came in last (its load is over once the network is idle, the
+    # parsing of a fixture takes far less than networkidle's 500 ms): its update was dropped.
+    assert (page.text_content("#answers-left"), page.text_content("#next-guess")) == (
+        "15 answers left", "bolt")
+
+
 def test_wordle_helper_page(site):
     page = site.page
     page.click("nav a[data-view=guess]")

@@ -17,6 +17,10 @@ const games = new Map();
 const rules = new Map();
 let catalog;
 let rows = [];
+// Each view shows the answer to its latest request only: an older request still waiting on a
+// file (a big game on a slow line) that resolves later is dropped, not shown over the newer.
+let finderRequest = 0;
+let helperRequest = 0;
 
 function setStatus(text, failed = false) {
   $("status").textContent = text;
@@ -68,6 +72,7 @@ function rackScore(tiles, word, rack) {
 }
 
 async function findWords() {
+  const request = ++finderRequest;
   $("letters-error").textContent = "";
   $("filters-error").textContent = "";
   const letters = $("letters").value;
@@ -83,6 +88,7 @@ async function findWords() {
     const scoring = $("scores").value;
     const tiles = scoring ? (await cached(rules, scoring,
                                           () => fetchJson(new URL(`crossword/${scoring}.json`, DATA)))).tiles : null;
+    if (request !== finderRequest) return;
     const words = lexicon.unscramble(letters, {
       minLength: Number($("minLength").value), starts: $("starts").value, ends: $("ends").value,
       contains: $("contains").value,
@@ -92,6 +98,7 @@ async function findWords() {
     $("found").textContent = `${words.length.toLocaleString("en")} words (${elapsed.toFixed(1)} ms)`;
     setStatus(`${lexicon.name}: ${lexicon.size.toLocaleString("en")} words`);
   } catch (error) {
+    if (request !== finderRequest) return;
     if (!(error instanceof BadInput)) return showFailure(error);
     const field = ["starts", "ends", "contains"].includes(error.field) ? "filters" : "letters";
     $(`${field}-error`).textContent = error.message;
@@ -162,9 +169,11 @@ function renderRows(errorTurn, message) {
 }
 
 async function update() {
+  const request = ++helperRequest;
   $("guess-error").textContent = "";
   try {
     const game = await currentGame();
+    if (request !== helperRequest) return;
     setStatus(`${game.name}: ${game.answers.length.toLocaleString("en")} answers, ` +
               `${game.guesses.length.toLocaleString("en")} allowed guesses`);
     const history = rows.map((row) => [row.word, row.trits.join("")]);
@@ -179,6 +188,7 @@ async function update() {
     $("next-guess").textContent = solved ? "" : game.nextGuess(history, {hard});
     $("use-next").hidden = solved;
   } catch (error) {
+    if (request !== helperRequest) return;
     if (!(error instanceof BadInput)) return showFailure(error);
     renderRows(error.turn, error.message);
     if (!error.turn) $("guess-error").textContent = error.message;
