@@ -157,8 +157,7 @@ def unfinished_rows() -> list[dict]:
         if (log_path.parent / "plan.json").is_file() or log_path.parent.name in seen:
             continue  # a finished plan: its rows below
         seen.add(log_path.parent.name)
-        screened = [json.loads(line) for line in log_path.read_text().splitlines()[1:]
-                    if line.endswith("}")]
+        screened = Checkpoints(log_path.parent).screen_log()[1:]
         game, mode = log_path.parent.name.rsplit(".", 1)
         fits = [r["total"] for r in screened if r["total"] < INFINITE]
         rows.append(row(f"{game} {mode}: unfinished plan so far, CPU",

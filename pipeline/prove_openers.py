@@ -183,38 +183,46 @@ class Checkpoints:
     def __init__(self, directory: Path):
         self.directory = Path(directory)
 
-    def screened(self, answers_sha256: str, guesses_sha256: str) -> dict:
-        """The plan's screening logged so far: {(depth limit, opener): its log row}."""
+    def screen_log(self) -> list[dict]:
+        """screen.jsonl's lines: the lists' sha256, then one row per screened opener; a last
+        line torn by an interruption is left out (that opener is screened again).
+        """
         path = self.directory / SCREEN_LOG
         if not path.is_file():
-            return {}
+            return []
         text = path.read_text()
-        if not text.endswith("\n"):  # a last line torn by an interruption: screened again
-            text = text[:text.rfind("\n") + 1]
-            with atomic_output(path, "w") as handle:
-                handle.write(text)
         rows = []
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(text[:text.rfind("\n") + 1].splitlines(), 1):
             try:
                 rows.append(json.loads(line))
             except json.JSONDecodeError:
                 raise BadInput(f"{path}: line {number} is not JSON: delete the file to screen "
                                "again") from None
-        if rows and rows[0] != {"answers_sha256": answers_sha256,
-                                "guesses_sha256": guesses_sha256}:
-            raise BadInput(f"{path} holds a screening over other word lists: delete it or use "
-                           "another --checkpoints directory")
-        return {(row["depth_limit"], row["opener"]): row for row in rows[1:]}
+        return rows
+
+    def screened(self, answers_sha256: str, guesses_sha256: str) -> dict:
+        """The plan's screening logged so far: {(depth limit, opener): its log row}."""
+        lines = self.screen_log()
+        if lines and lines[0] != {"answers_sha256": answers_sha256,
+                                  "guesses_sha256": guesses_sha256}:
+            raise BadInput(f"{self.directory / SCREEN_LOG} holds a screening over other word "
+                           "lists: delete it or use another --checkpoints directory")
+        return {(row["depth_limit"], row["opener"]): row for row in lines[1:]}
 
     def log_screened(self, answers_sha256: str, guesses_sha256: str, row: dict) -> None:
-        """Append one screened opener to screen.jsonl (its first line: the lists' sha256)."""
+        """Append one screened opener to screen.jsonl (its first line: the lists' sha256),
+        after cutting a torn last line off.
+        """
         path = self.directory / SCREEN_LOG
         path.parent.mkdir(parents=True, exist_ok=True)
-        lines = [] if path.is_file() and path.stat().st_size else [{
-            "answers_sha256": answers_sha256,
-            "guesses_sha256": guesses_sha256}]
-        with open(path, "a") as handle:
-            for line in lines + [row]:
+        with open(path, "a+") as handle:
+            handle.seek(0)
+            text = handle.read()
+            if not text.endswith("\n"):
+                handle.truncate(text.rfind("\n") + 1)
+            lines = [row] if text.count("\n") else [
+                {"answers_sha256": answers_sha256, "guesses_sha256": guesses_sha256}, row]
+            for line in lines:
                 handle.write(json.dumps(line) + "\n")
 
     def plan(self, make) -> dict:
