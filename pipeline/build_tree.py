@@ -102,39 +102,89 @@ class GameSearch:
         return candidates
 
     def screen(self, candidates: list[int], hard: bool, progress: bool, first_depth: int = 0,
-               known: dict | None = None, on_screened=None):
+               known: dict | None = None, on_screened=None, pool=None):
         """Screen `candidates` exactly under the game's guess limit (or `first_depth`), one
         more guess at a time until some tree fits.
 
         `known` maps (depth limit, opener) to a total an earlier, interrupted screening of the
         same candidates found, which is taken instead of searching again; `on_screened(depth
-        limit, opener, total)` is called after each search. A resumed screening gives the same
-        result: each opener's budget follows from the totals before it, and a total that is
-        only a lower bound (whose value depends on the memo) never becomes the best.
+        limit, opener, total, cpu seconds)` is called after each search. `pool` (a
+        `ScreenPool`) runs up to `pool.slots` searches at once, elsewhere; without it they run
+        here, one at a time.
+
+        Each opener is searched against the best total known when it starts, plus one. Run
+        one at a time, that is the best of the openers before it; run several at once, it can
+        be a larger budget, never a smaller one, so an opener that ties or beats the best is
+        still searched exactly, and the best total, the depth limit and the winner (ties: the
+        earlier candidate) are the same however the searches were run or resumed. A total that
+        is only a lower bound (its value depends on the memo) never becomes the best.
 
         Returns:
-            (searcher, depth limit used, [(opener, total, exact)] in candidate order), where
-            each opener is searched against the best so far plus one, so `exact` False means
-            `total` is only a lower bound (and the opener lost).
+            (searcher here, or None with `pool`; depth limit used; [(opener, total, exact)] in
+            candidate order), where `exact` False means `total` may be only a lower bound (it
+            is above the best of the openers before it, so the opener lost).
         """
         limit = self.game["max_guesses"]
         known = known or {}
         for depth_limit in range(first_depth or limit, 2 * limit + 1):
-            searcher = self.searcher(hard, depth_limit)
-            screened = []
-            best = int(INFINITE)
-            for g in tqdm(candidates, desc=f"{self.game['id']} openers", unit="opener",
-                          disable=not progress):
-                total = known.get((depth_limit, g))
-                if total is None:
-                    total = int(searcher.cost(g, beta=best + 1 if best < INFINITE else INFINITE))
+            searcher = None if pool is not None else self.searcher(hard, depth_limit)
+            runner = pool or _InProcess(searcher)
+            totals = {g: known[(depth_limit, g)] for g in candidates
+                      if (depth_limit, g) in known}
+            best = min(totals.values(), default=int(INFINITE))
+            waiting = [g for g in candidates if g not in totals]
+            running = {}
+            with tqdm(total=len(candidates), initial=len(totals),
+                      desc=f"{self.game['id']} openers", unit="opener",
+                      disable=not progress) as bar:
+                while waiting or running:
+                    while waiting and len(running) < runner.slots:
+                        g = waiting.pop(0)
+                        running[runner.submit(hard, depth_limit, g, best + 1 if best < INFINITE
+                                              else int(INFINITE))] = g
+                    handle = runner.first_done(list(running))
+                    g = running.pop(handle)
+                    total, cpu_seconds = runner.result(handle)
+                    totals[g] = total = int(total)
+                    best = min(best, total)
                     if on_screened is not None:
-                        on_screened(depth_limit, g, total)
-                screened.append((g, int(total), bool(total <= best or best == INFINITE)))
-                best = min(best, total)
+                        on_screened(depth_limit, g, total, cpu_seconds)
+                    bar.update()
+            screened, best = [], int(INFINITE)
+            for g in candidates:
+                screened.append((g, totals[g], bool(totals[g] <= best or best == INFINITE)))
+                best = min(best, totals[g])
             if best < INFINITE:
                 return searcher, depth_limit, screened
         raise BadInput(f"{self.game['id']}: no tree solves every answer in {2 * limit} guesses")
+
+
+class ScreenPool:
+    """Where `GameSearch.screen` runs its searches: `slots` at once.
+
+    `submit(hard, depth limit, opener, beta)` starts one search and returns a handle;
+    `first_done(handles)` waits for one of them to finish and returns it; `result(handle)` is
+    its (total, CPU seconds).
+    """
+
+    slots = 1
+
+
+class _InProcess(ScreenPool):
+    """One search at a time in this process, on `searcher` (it keeps its memo between them)."""
+
+    def __init__(self, searcher):
+        self.searcher = searcher
+
+    def submit(self, hard, depth_limit, opener, beta):
+        cpu_started = time.process_time()
+        return self.searcher.cost(opener, beta=beta), time.process_time() - cpu_started
+
+    def first_done(self, handles):
+        return handles[0]
+
+    def result(self, handle):
+        return handle
 
 
 def proof_path(npy_path) -> Path:

@@ -16,13 +16,13 @@ So every opener within `margin` of the incumbent has its exact total, every `bou
 above `incumbent + margin`, and the least exact total is the best opener over all of them.
 Every search here is exact, whatever search width the game sets for its tree build.
 
-The searched openers run as Dask tasks, in chunks (bound order, then guess-list order), on a
-`distributed.LocalCluster` (one single-threaded worker process per core) or on the scheduler
-given. Each finished chunk is written to the checkpoint directory at once, and so is each opener
-the plan screens (screen.jsonl); a rerun with the same directory skips both, so an interrupted
-run resumes, in its plan too. Workers read the feedback
-matrix from the same path as the client: on a real cluster every worker must see the files
-there.
+The plan's screening searches and then the searched openers run as Dask tasks, the latter in
+chunks (bound order, then guess-list order), on a `distributed.LocalCluster` (one
+single-threaded worker process per core) or on the scheduler given. Each finished chunk is
+written to the checkpoint directory at once, and so is each opener the plan screens
+(screen.jsonl); a rerun with the same directory skips both, so an interrupted run resumes, in
+its plan too. Workers read the feedback matrix from the same path as the client: on a real
+cluster every worker must see the files there.
 """
 
 import datetime
@@ -45,7 +45,7 @@ from lookup.formats import PROOF_FORMAT, PROOF_VERSION, sha256_file
 from lookup.guessing import load_descriptor
 from lookup.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
-from pipeline.build_tree import GameSearch, histogram_of, opener_order
+from pipeline.build_tree import GameSearch, ScreenPool, histogram_of, opener_order
 from pipeline.proof_table import SCHEMA, read_proof, recipe_path
 from pipeline.provenance import record
 
@@ -103,12 +103,14 @@ def _cpu_model() -> str:
 
 
 def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool,
-              checkpoints: "Checkpoints | None" = None) -> dict:
+              checkpoints: "Checkpoints | None" = None, client=None) -> dict:
     """The incumbent, the budget, the bound rows and the chunks of openers to search.
 
     With `checkpoints`, each screened opener is logged there as it finishes, and a plan
     interrupted before the end takes the logged ones instead of searching them again (a
-    hard-mode screening can take hours); the plan's times include theirs.
+    hard-mode screening can take hours); the plan's times include theirs. With a Dask
+    `client`, the screening runs on its workers, one opener per worker at a time; the plan is
+    the same as without (GameSearch.screen).
     """
     started, cpu_started = time.perf_counter(), time.process_time()
     search = GameSearch(npy_path, width=0)  # a proof needs the exact search
@@ -116,18 +118,23 @@ def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool,
     candidates = search.candidates()
     logged = {} if checkpoints is None else checkpoints.screened(search.answers_sha256,
                                                                  search.guesses_sha256)
-    last = [started, cpu_started]
+    last_logged, worker_cpu = [started], [0.0]
 
-    def log(depth_limit, g, total):
-        now = [time.perf_counter(), time.process_time()]
-        checkpoints.log_screened(search.answers_sha256, search.guesses_sha256, {
-            "depth_limit": depth_limit, "opener": g, "total": total,
-            "seconds": round(now[0] - last[0], 3), "cpu_seconds": round(now[1] - last[1], 3)})
-        last[:] = now
+    def log(depth_limit, g, total, cpu_seconds):
+        now = time.perf_counter()
+        if client is not None:
+            worker_cpu[0] += cpu_seconds
+        if checkpoints is not None:
+            checkpoints.log_screened(search.answers_sha256, search.guesses_sha256, {
+                "depth_limit": depth_limit, "opener": g, "total": total,
+                "seconds": round(now - last_logged[0], 3), "cpu_seconds": round(cpu_seconds, 3)})
+        last_logged[0] = now
 
+    pool = None if client is None else _DaskScreenPool(client, npy_path,
+                                                       f"{search.game['id']}-{mode}")
     _, depth_limit, screened = search.screen(
         candidates, hard, progress, known={key: row["total"] for key, row in logged.items()},
-        on_screened=None if checkpoints is None else log)
+        on_screened=log, pool=pool)
     incumbent_guess, incumbent = min(((g, t) for g, t, _ in screened),
                                      key=lambda row: (row[1], candidates.index(row[0])))
     beta = incumbent + margin + 1
@@ -145,9 +152,42 @@ def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool,
         "chunks": [searched[i:i + chunk_size] for i in range(0, len(searched), chunk_size)],
         "plan_seconds": round(time.perf_counter() - started
                               + sum(row["seconds"] for row in logged.values()), 3),
-        "plan_cpu_seconds": round(time.process_time() - cpu_started
+        "plan_cpu_seconds": round(time.process_time() - cpu_started + worker_cpu[0]
                                   + sum(row["cpu_seconds"] for row in logged.values()), 3),
     }
+
+
+def screen_opener(npy_path: str, hard: bool, depth_limit: int, opener: int,
+                  beta: int) -> tuple[int, float]:
+    """One search of the plan's screening (a Dask task): (total, CPU seconds)."""
+    searcher = _worker_searcher(npy_path, hard, depth_limit)
+    if len(searcher.memo) > MEMO_LIMIT:
+        searcher.memo.clear()
+    cpu_started = time.process_time()
+    total = searcher.cost(opener, beta)
+    return int(total), time.process_time() - cpu_started
+
+
+class _DaskScreenPool(ScreenPool):
+    """The plan's screening on a Dask client's workers, one search per worker."""
+
+    def __init__(self, client, npy_path, label: str):
+        self.client, self.label = client, label
+        self.npy_path = str(Path(npy_path).resolve())
+        self.slots = max(1, len(client.scheduler_info()["workers"]))
+
+    def submit(self, hard, depth_limit, opener, beta):
+        return self.client.submit(screen_opener, self.npy_path, hard, depth_limit, opener, beta,
+                                  pure=False, key=f"screen-{self.label}-{depth_limit}-{opener}")
+
+    def first_done(self, handles):
+        from distributed import wait
+
+        done = wait(handles, return_when="FIRST_COMPLETED").done
+        return next(h for h in handles if h in done)
+
+    def result(self, handle):
+        return handle.result()
 
 
 @functools.lru_cache(maxsize=2)
@@ -295,13 +335,20 @@ def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
     from distributed.comm.core import CommClosedError
     from distributed.scheduler import KilledWorker
 
-    plan = checkpoints.plan(lambda: make_plan(npy_path, mode, margin, chunk_size, progress,
-                                              checkpoints))
+    stops = (CancelledError, CommClosedError, KilledWorker)
+    game = GameSearch(npy_path)
+    try:
+        plan = checkpoints.plan(lambda: make_plan(npy_path, mode, margin, chunk_size, progress,
+                                                  checkpoints, client))
+    except stops as error:
+        raise RunInterrupted(
+            f"{game.game['id']} {mode}: the Dask run stopped in its plan {_why(error)}; "
+            f"{len(checkpoints.screen_log()[1:])} screened openers are logged in "
+            f"{checkpoints.directory}: run the same command again to resume") from None
     if plan["margin"] != margin:
         raise BadInput(f"{checkpoints.directory} holds a run with margin {plan['margin']}, not "
                        f"{margin}: use another --checkpoints directory or --margin "
                        f"{plan['margin']}")
-    game = GameSearch(npy_path)
     if (plan["answers_sha256"], plan["guesses_sha256"]) != (game.answers_sha256,
                                                             game.guesses_sha256):
         raise BadInput(f"{checkpoints.directory} holds a run over other word lists: delete it "
@@ -324,14 +371,12 @@ def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
                     index = futures[future]
                     checkpoints.save_chunk(index, future.result())
                     bar.update(len(chunks[index]))
-            except (CancelledError, CommClosedError, KilledWorker) as error:
+            except stops as error:
                 saved = sum(checkpoints.done(i) for i in range(len(chunks)))
-                reason = str(error).splitlines()[0] if str(error) else ""
                 raise RunInterrupted(
-                    f"{plan['game']} {mode}: the Dask run stopped ({type(error).__name__}"
-                    f"{': ' + reason if reason else ''}); {saved} of {len(chunks)} chunks are "
-                    f"saved in {checkpoints.directory}: run the same command again to resume"
-                ) from None
+                    f"{plan['game']} {mode}: the Dask run stopped {_why(error)}; {saved} of "
+                    f"{len(chunks)} chunks are saved in {checkpoints.directory}: run the same "
+                    "command again to resume") from None
             finally:
                 # A stopped session (Ctrl-C, a lost scheduler) is logged too: the recipe's wall
                 # time of a run resumed over several sessions sums them all.
@@ -341,6 +386,12 @@ def run_mode(npy_path, mode: str, checkpoints: Checkpoints, client, margin: int,
                     "finished": _now()})
     return plan, checkpoints.chunks(len(chunks)) if chunks else pa.table(
         {name: [] for name in _CHUNK_SCHEMA.names}, schema=_CHUNK_SCHEMA)
+
+
+def _why(error: Exception) -> str:
+    """'(ErrorType: first line of its message)' for a Dask run's stop."""
+    reason = str(error).splitlines()[0] if str(error) else ""
+    return f"({type(error).__name__}{': ' + reason if reason else ''})"
 
 
 def _now() -> str:
@@ -363,14 +414,6 @@ def mode_table(plan: dict, guesses: list[str], searched: pa.Table) -> pa.Table:
 def _prove_modes(npy_path, modes, checkpoint_dir: Path, workers: int, scheduler, margin: int,
                  chunk_size: int, progress: bool, game: GameSearch) -> tuple[list, dict]:
     """(table per mode, recipe entry per mode) of every mode, on one Dask client."""
-    # Every mode's plan is made (or read) before the cluster starts: the incumbent screening
-    # runs in this process for minutes and holds the GIL, and a local scheduler in the same
-    # process would miss its workers' heartbeats meanwhile and drop them (seen: a wordle-en
-    # hard plan of 25 minutes left the run waiting on no workers).
-    for mode in modes:
-        checkpoints = Checkpoints(checkpoint_dir / f"{game.game['id']}.{mode}")
-        checkpoints.plan(functools.partial(make_plan, npy_path, mode, margin, chunk_size,
-                                           progress, checkpoints))
     client = _client(workers or os.cpu_count() or 1, scheduler)
     tables, recipe_modes = [], {}
     try:

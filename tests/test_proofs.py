@@ -16,7 +16,7 @@ from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import BadInput
 from lookup.formats import sha256_file
 from pipeline.build_game import load_config
-from pipeline.build_tree import GameSearch, search
+from pipeline.build_tree import GameSearch, ScreenPool, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
 from pipeline.prove_openers import Checkpoints, RunInterrupted, make_plan, prove_openers
 from pipeline.search_tree import INFINITE
@@ -143,6 +143,63 @@ def test_an_interrupted_plan_resumes_from_its_screening_log(tiny_en, tmp_path):
     with pytest.raises(BadInput, match=r"screen.jsonl holds a screening over other word lists: "
                                        "delete it or use another --checkpoints directory"):
         make_plan(tiny_en, "hard", 0, 4, False, checkpoints)
+
+
+class LastInFirstOut(ScreenPool):
+    """Runs `slots` screening searches at once, here, finishing the latest submitted first:
+    budgets then come from fewer finished openers than one at a time would give them."""
+
+    def __init__(self, game_search, hard, slots):
+        self.game_search, self.hard, self.slots = game_search, hard, slots
+        self.submitted, self.running, self.most_running = [], set(), 0
+
+    def submit(self, hard, depth_limit, opener, beta):
+        self.submitted.append((depth_limit, opener, beta))
+        self.running.add(len(self.submitted) - 1)
+        self.most_running = max(self.most_running, len(self.running))
+        return len(self.submitted) - 1
+
+    def first_done(self, handles):
+        return max(handles)
+
+    def result(self, handle):
+        self.running.remove(handle)
+        depth_limit, opener, beta = self.submitted[handle]
+        return self.game_search.searcher(self.hard, depth_limit).cost(opener, beta), 0.0
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_screening_several_openers_at_once_finds_the_same_winner(tiny_en, hard):
+    game_search = GameSearch(tiny_en, width=0)
+    candidates = game_search.candidates() + list(range(6))
+    _, depth_limit, one_at_a_time = game_search.screen(candidates, hard, False)
+    pool = LastInFirstOut(game_search, hard, slots=3)
+    _, parallel_depth, parallel = game_search.screen(candidates, hard, False, pool=pool)
+    assert pool.most_running == 3
+    assert parallel_depth == depth_limit
+    assert [g for g, _, _ in parallel] == candidates
+    # Every opener that tied or beat the ones before it is exact either way, with one total.
+    exact = [(g, t) for g, t, e in one_at_a_time if e]
+    assert [(g, t) for g, t, e in parallel if e] == exact
+    assert min(t for _, t, _ in parallel) == min(t for _, t, _ in one_at_a_time)
+    first_budgets = [beta for _, _, beta in pool.submitted[:3]]
+    assert first_budgets == [INFINITE] * 3  # no opener finished yet when these started
+
+
+def test_a_plan_screened_on_the_cluster_equals_one_screened_here(tiny_en, scheduler, tmp_path):
+    from distributed import Client
+
+    here = make_plan(tiny_en, "hard", 0, 4, False)
+    with Client(scheduler) as client:
+        checkpoints = Checkpoints(tmp_path / "tiny-en.hard")
+        on_cluster = make_plan(tiny_en, "hard", 0, 4, False, checkpoints, client)
+    untimed = ("plan_seconds", "plan_cpu_seconds")
+    assert {k: v for k, v in on_cluster.items() if k not in untimed} == \
+        {k: v for k, v in here.items() if k not in untimed}
+    screened = checkpoints.screen_log()[1:]
+    assert [row["opener"] for row in screened] == GameSearch(tiny_en).candidates()
+    # The workers' CPU counts, though the client here spent next to none on the searches.
+    assert on_cluster["plan_cpu_seconds"] >= sum(row["cpu_seconds"] for row in screened)
 
 
 def test_a_lost_scheduler_stops_the_run_with_one_line(tiny_en, scheduler, tmp_path,
