@@ -221,6 +221,30 @@ def test_a_lost_scheduler_stops_the_run_with_one_line(tiny_en, scheduler, tmp_pa
     assert [(s["chunks"], s["workers"]) for s in Checkpoints(checkpoints).sessions()] == [(0, 1)]
 
 
+def test_a_scheduler_lost_in_the_plan_stops_the_run_with_one_line(tiny_en, scheduler,
+                                                                   tmp_path, monkeypatch):
+    import distributed
+    from distributed.client import FutureCancelledError
+
+    real_wait, waits = distributed.wait, []
+
+    def lost_at_the_third(futures, **kwargs):
+        waits.append(len(futures))
+        if len(waits) == 3:
+            raise FutureCancelledError("screen-tiny-en-normal", "scheduler-connection-lost")
+        return real_wait(futures, **kwargs)
+
+    monkeypatch.setattr(distributed, "wait", lost_at_the_third)
+    with pytest.raises(RunInterrupted) as stopped:
+        prove(tiny_en, scheduler, tmp_path, modes=("normal",), chunk_size=4)
+    checkpoints = tmp_path / "checkpoints" / "tiny-en.normal"
+    assert re.fullmatch(r"tiny-en normal: the Dask run stopped in its plan "
+                        r"\(FutureCancelledError: .+\); 2 screened openers are logged in "
+                        rf"{re.escape(str(checkpoints))}: run the same command again to resume",
+                        str(stopped.value))
+    assert not (checkpoints / "plan.json").exists()
+
+
 def test_a_run_adds_its_modes_to_an_existing_table(tiny_en, scheduler, tmp_path):
     both = prove(tiny_en, scheduler, tmp_path / "both", margin=3)
     output = tmp_path / "one" / "tiny-en.proof.parquet"
