@@ -379,7 +379,10 @@ def _aligned(allowed, distinct, child_allowed):
     return out
 
 
-@numba.njit(cache=True)
+# solve and evaluate_guess, the entries from Python, release the GIL: a search can run for an
+# hour, and a Dask worker running it must still answer its scheduler's heartbeats (held, the
+# scheduler dropped the worker after 5 minutes and retried the search elsewhere, 4 times).
+@numba.njit(cache=True, nogil=True)
 def solve(S, allowed, depth, beta, hard, ctx, memo, stats, parent_distinct):
     """f_depth(S) if it is < beta, else a lower bound >= beta. See the module docstring.
 
@@ -597,7 +600,7 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats, parent_distinct):
     return lb
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, nogil=True)
 def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     """Cost of guessing g first at S with `depth` guesses left (exact when < beta, else a lower
     bound >= beta).

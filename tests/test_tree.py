@@ -27,6 +27,8 @@ from pipeline.search_tree import (
     _scan,
     _scan_bits,
     _scan_probe,
+    evaluate_guess,
+    solve,
 )
 
 GAMES = FIXTURES / "guessing"
@@ -308,3 +310,9 @@ def test_build_relaxes_the_guess_limit_when_no_tree_fits(tmp_path):
     assert header["max_guesses"] == 2 and header["depth_limit"] == 3 == header["max"]
     answers, guesses = tiny_en()
     assert walk(root, answers, guesses, False) == (header["total"], 3)
+
+
+def test_the_search_entries_release_the_gil():
+    # A Dask worker answers its scheduler's heartbeats on another thread while a search runs:
+    # with the GIL held through an hour-long search the scheduler dropped the worker.
+    assert solve.targetoptions["nogil"] and evaluate_guess.targetoptions["nogil"]
