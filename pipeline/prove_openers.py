@@ -161,11 +161,9 @@ def screen_opener(npy_path: str, hard: bool, depth_limit: int, opener: int,
                   beta: int) -> tuple[int, float]:
     """One search of the plan's screening (a Dask task): (total, CPU seconds)."""
     searcher = _worker_searcher(npy_path, hard, depth_limit)
-    if len(searcher.memo) > MEMO_LIMIT:
-        searcher.memo.clear()
     cpu_started = time.process_time()
-    total = searcher.cost(opener, beta)
-    return int(total), time.process_time() - cpu_started
+    total = _bounded_cost(searcher, opener, beta)
+    return total, time.process_time() - cpu_started
 
 
 class _DaskScreenPool(ScreenPool):
@@ -190,6 +188,15 @@ class _DaskScreenPool(ScreenPool):
         return handle.result()
 
 
+def _bounded_cost(searcher, opener: int, beta: int) -> int:
+    """`searcher.cost(opener, beta)`, the memo cleared first once it outgrows MEMO_LIMIT so a
+    worker's memory stays bounded over many openers.
+    """
+    if len(searcher.memo) > MEMO_LIMIT:
+        searcher.memo.clear()
+    return int(searcher.cost(opener, beta))
+
+
 @functools.lru_cache(maxsize=2)
 def _worker_searcher(npy_path: str, hard: bool, depth_limit: int):
     return GameSearch(npy_path, width=0).searcher(hard, depth_limit)
@@ -201,10 +208,8 @@ def prove_chunk(npy_path: str, hard: bool, depth_limit: int, beta: int,
     searcher = _worker_searcher(npy_path, hard, depth_limit)
     rows = {name: [] for name in _CHUNK_SCHEMA.names}
     for g in openers:
-        if len(searcher.memo) > MEMO_LIMIT:
-            searcher.memo.clear()
         started, cpu_started = time.perf_counter(), time.process_time()
-        total = searcher.cost(g, beta)
+        total = _bounded_cost(searcher, g, beta)
         if total < beta:
             histogram = histogram_of(searcher, searcher.tree(g))
             status, max_depth = "exact", len(histogram)
