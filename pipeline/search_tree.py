@@ -612,7 +612,12 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     small share of its size (RAISE_PER_MILLE), since proving that a group costs a little more
     is far cheaper than solving it; the groups' summed bounds usually pass beta before any
     group is solved outright. The last pass solves the groups largest first with the budget
-    left.
+    left. Without a budget (beta INFINITE: the first opener screened under a guess limit), the
+    last pass goes smallest first and gives up at the first group that fits no tree: in hard
+    mode a few similar words (a trap of 7 or 8 words that hard mode makes you guess one by one)
+    rule an opener out, and finding them first instead of solving the large groups before them
+    took the Dutch hard-mode plan's openers at a 6-guess limit from 330-3,895 CPU s each to
+    under 0.1 s.
     """
     M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
     n = S.shape[0]
@@ -633,8 +638,12 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     solved = np.zeros(ngroups, np.bool_)  # exact values (a pair may not fit the depth)
     no_parent = np.zeros(0, np.int32)  # (S is every answer: parent counts would skip nothing)
     npasses = len(RAISE_PER_MILLE) + 2 if beta < INFINITE else 2
+    unbounded = beta >= INFINITE
     for p in range(npasses):
-        for t in gorder:
+        # Without a budget, the last pass only looks for a group that fits no tree: smallest
+        # first, each with its fit cap (below).
+        fit_pass = unbounded and p == npasses - 1
+        for t in (gorder[::-1] if fit_pass else gorder):
             if gcodes[t] == green or solved[t]:
                 continue
             T = grouped[starts[t]:starts[t + 1]]
@@ -648,7 +657,14 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
             elif p < npasses - 1:
                 step = max(1, sizes[t] * RAISE_PER_MILLE[p - 1] // 1000)
                 budget = min(budget, lbs[t] + step)
+            elif fit_pass:
+                # The fit cap: a tree over T within depth - 1 guesses costs at most
+                # (depth - 1)|T|, so a value at or above the cap means no tree fits, and any
+                # value below it is exact.
+                budget = min(budget, (depth - 1) * sizes[t] + 1)
             v = solve(T, child_allowed, depth - 1, budget, hard, ctx, memo, stats, no_parent)
+            if fit_pass and v >= budget:
+                return INFINITE
             solved[t] = v < budget
             total += v - lbs[t]
             lbs[t] = v

@@ -15,6 +15,7 @@ from lookup.guessing import hard_mode_violation
 from lookup.splits import split_figures, tree_lower_bound
 from lookup.word_list import read_word_list
 from pipeline.build_feedback import encode_words, feedback_matrix
+from pipeline.build_tree import GameSearch
 from pipeline.search_tree import (
     BITSET_CODES,
     BITSET_GUESSES,
@@ -283,6 +284,28 @@ def test_other_trees_walk_to_their_totals(game, hard):
     answers, guesses = real_lists(game)
     assert walk(root, answers, guesses, hard) == (header["total"], header["max"])
     assert sum(header["histogram"]) == len(answers)
+
+
+@pytest.mark.full
+def test_a_trap_group_rules_a_hard_mode_opener_out_at_once():
+    # Dutch hard mode at a 6-guess limit: after SEINT, the 7 words below share a feedback and
+    # hard mode leaves 30 guesses for them; they fit a tree in 6 more guesses (23 in all) but
+    # not in 5, so SEINT fits no tree. The unbounded opener search finds that group first
+    # (smallest groups first): 347 nodes, where solving the large groups before it took the
+    # plan hours.
+    game = "wordle-nl"
+    search = GameSearch(full_artifact(f"guessing/{game}.feedback.npy"), width=0)
+    searcher = search.searcher(True, 6)
+    seint = search.matrix.guess_index["seint"]
+    trap = {code: group for code, group in searcher.split(searcher.answers, seint)}[96]
+    assert [search.matrix.guesses[a] for a in trap] == [
+        "cijns", "fijns", "gijns", "mijns", "pions", "rijns", "zijns"]
+    allowed = searcher.child_allowed(searcher.guesses, seint, 96)
+    assert len(allowed) == 30
+    assert searcher.solve(trap, allowed, 5) == INFINITE
+    assert searcher.solve(trap, allowed, 6) == 23
+    fresh = search.searcher(True, 6)
+    assert fresh.cost(seint) == INFINITE and fresh.nodes_visited == 347
 
 
 def test_width_limited_search_gives_a_valid_tree():
