@@ -86,6 +86,11 @@ GATHER_COST = 2.5
 # 3074) took 52,741 nodes and 9.2 CPU s with them, 112,146 and 16.3 without; steps of
 # (20, 50, 100, 200, 400) or (50, 150, 400) per mille did worse (9.7 and 12.9 s).
 RAISE_PER_MILLE = (30, 100, 300)
+# The fit pass's largest group under a budget: the trap groups that rule Dutch hard-mode
+# openers out have 7 to 12 words, and a group this small is solved in a few nodes. On 4
+# openers at a 9-guess limit against 22,602 (STOLA, BEITS, GENER, ZIJDE) it took 144 CPU s to
+# 40: BEITS and GENER fit no tree, found in under 0.1 s instead of 91 and 19.
+FIT_GROUP_SIZE = 16
 _lower_bound = numba.njit(cache=True)(tree_lower_bound)
 
 
@@ -612,12 +617,15 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     small share of its size (RAISE_PER_MILLE), since proving that a group costs a little more
     is far cheaper than solving it; the groups' summed bounds usually pass beta before any
     group is solved outright. The last pass solves the groups largest first with the budget
-    left. Without a budget (beta INFINITE: the first opener screened under a guess limit), the
-    last pass goes smallest first and gives up at the first group that fits no tree: in hard
-    mode a few similar words (a trap of 7 or 8 words that hard mode makes you guess one by one)
-    rule an opener out, and finding them first instead of solving the large groups before them
-    took the Dutch hard-mode plan's openers at a 6-guess limit from 330-3,895 CPU s each to
-    under 0.1 s.
+    left.
+
+    Between the probes and the raising passes, a fit pass solves the small groups (up to
+    FIT_GROUP_SIZE; without a budget, every group, so it is the last pass) smallest first and
+    gives up at the first that fits no tree under the guess limit: in hard mode a few words
+    alike but for one letter (a trap: CIJNS FIJNS GIJNS MIJNS PIONS RIJNS ZIJNS after SEINT)
+    must be guessed one by one, and finding such a group first rules an opener out at once
+    instead of after the large groups are solved. The Dutch hard-mode plan's 8 openers at a
+    6-guess limit took 330-3,895 CPU s each without it, under 0.1 s with it.
     """
     M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
     n = S.shape[0]
@@ -637,33 +645,34 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     gorder = np.argsort(-sizes, kind="mergesort")  # largest first: the earliest cut-off
     solved = np.zeros(ngroups, np.bool_)  # exact values (a pair may not fit the depth)
     no_parent = np.zeros(0, np.int32)  # (S is every answer: parent counts would skip nothing)
-    npasses = len(RAISE_PER_MILLE) + 2 if beta < INFINITE else 2
     unbounded = beta >= INFINITE
+    # Passes: 0 probes; 1 looks for a group that fits no tree (the fit pass); then, with a
+    # budget, one pass per RAISE_PER_MILLE step and a last one with the budget left.
+    npasses = 2 if unbounded else len(RAISE_PER_MILLE) + 3
     for p in range(npasses):
-        # Without a budget, the last pass only looks for a group that fits no tree: smallest
-        # first, each with its fit cap (below).
-        fit_pass = unbounded and p == npasses - 1
-        for t in (gorder[::-1] if fit_pass else gorder):
+        for t in (gorder[::-1] if p == 1 else gorder):
             if gcodes[t] == green or solved[t]:
                 continue
+            if p == 1 and not unbounded and sizes[t] > FIT_GROUP_SIZE:
+                break  # smallest first: the rest are larger still
             T = grouped[starts[t]:starts[t + 1]]
             child_allowed = allowed
             if hard:
                 child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
                                                letters.shape[1], counts.shape[1])
+            # The fit cap: a tree over T within depth - 1 guesses costs at most (depth - 1)|T|,
+            # so a value at or above the cap means no tree fits T, nor S after g.
+            cap = (depth - 1) * sizes[t] + 1
             budget = beta - (total - lbs[t])
             if p == 0:
                 budget = min(budget, 2 * sizes[t] + 1)
+            elif p == 1:
+                budget = min(budget, cap)
             elif p < npasses - 1:
-                step = max(1, sizes[t] * RAISE_PER_MILLE[p - 1] // 1000)
+                step = max(1, sizes[t] * RAISE_PER_MILLE[p - 2] // 1000)
                 budget = min(budget, lbs[t] + step)
-            elif fit_pass:
-                # The fit cap: a tree over T within depth - 1 guesses costs at most
-                # (depth - 1)|T|, so a value at or above the cap means no tree fits, and any
-                # value below it is exact.
-                budget = min(budget, (depth - 1) * sizes[t] + 1)
             v = solve(T, child_allowed, depth - 1, budget, hard, ctx, memo, stats, no_parent)
-            if fit_pass and v >= budget:
+            if v >= cap:
                 return INFINITE
             solved[t] = v < budget
             total += v - lbs[t]

@@ -306,6 +306,11 @@ def test_a_trap_group_rules_a_hard_mode_opener_out_at_once():
     assert searcher.solve(trap, allowed, 6) == 23
     fresh = search.searcher(True, 6)
     assert fresh.cost(seint) == INFINITE and fresh.nodes_visited == 347
+    # With a budget too (a proof's chunk: the 9-guess limit, against PARET's 22,601 + 1):
+    # BEITS leaves a trap of at most FIT_GROUP_SIZE words.
+    budgeted = search.searcher(True, 9)
+    assert budgeted.cost(search.matrix.guess_index["beits"], 22602) == INFINITE
+    assert budgeted.nodes_visited == 1707
 
 
 def test_width_limited_search_gives_a_valid_tree():
