@@ -86,11 +86,6 @@ GATHER_COST = 2.5
 # 3074) took 52,741 nodes and 9.2 CPU s with them, 112,146 and 16.3 without; steps of
 # (20, 50, 100, 200, 400) or (50, 150, 400) per mille did worse (9.7 and 12.9 s).
 RAISE_PER_MILLE = (30, 100, 300)
-# The fit pass's largest group under a budget: the trap groups that rule Dutch hard-mode
-# openers out have 7 to 12 words, and a group this small is solved in a few nodes. On 4
-# openers at a 9-guess limit against 22,602 (STOLA, BEITS, GENER, ZIJDE) it took 144 CPU s to
-# 40: BEITS and GENER fit no tree, found in under 0.1 s instead of 91 and 19.
-FIT_GROUP_SIZE = 16
 _lower_bound = numba.njit(cache=True)(tree_lower_bound)
 
 
@@ -388,6 +383,71 @@ def _aligned(allowed, distinct, child_allowed):
 # hour, and a Dask worker running it must still answer its scheduler's heartbeats (held, the
 # scheduler dropped the worker after 5 minutes and retried the search elsewhere, 4 times).
 @numba.njit(cache=True, nogil=True)
+def _fits(S, allowed, depth, hard, ctx, memo, fitting):
+    """Whether some tree over S fits in `depth` guesses (f_depth(S) < INFINITE), without its
+    cost: the first guess whose groups all fit will do, so a set that fits costs about one
+    tree's nodes. A set that fits none goes into `memo` as exactly INFINITE; one that fits
+    into `fitting` (the memo keeps values, and a fit is no value).
+    """
+    n = S.shape[0]
+    if n <= 1:
+        return depth >= n
+    if depth < 2:
+        return False
+    if n == 2:
+        return True
+    M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
+    key = _hash_set(S, akeys) ^ (_hash_set(allowed, gkeys) if hard else np.uint64(0)) \
+        ^ dkeys[depth]
+    if key in fitting:
+        return True
+    if key in memo:
+        entry = memo[key]
+        if entry & _EXACT:
+            return (entry >> 32) < INFINITE
+        if (entry >> 32) > depth * n:  # a bound above any tree's cost that fits
+            return False
+    ncodes = 1
+    for _ in range(letters.shape[1]):
+        ncodes *= 3
+    green = ncodes - 1
+    ng = allowed.shape[0]
+    distinct = np.empty(ng, np.int32)
+    if ncodes <= BITSET_CODES:
+        _scan_bits(MT, S, allowed, bits, distinct)
+    else:
+        _scan(MT, S, allowed, ncodes, stamp, clock, distinct)
+    # Most groups first (ties: list order); a guess that leaves S in one group is no progress.
+    order = np.argsort(-distinct, kind="mergesort")
+    for oi in range(ng):
+        gi = order[oi]
+        if distinct[gi] <= 1:
+            break
+        if depth == 2 and distinct[gi] < n:
+            break  # two guesses: the first must leave only singletons
+        g = allowed[gi]
+        grouped, starts, gcodes = _split(M[g], S, ncodes, green)
+        sizes = starts[1:] - starts[:-1]
+        ok = True
+        for t in np.argsort(-sizes, kind="mergesort"):
+            if gcodes[t] == green or sizes[t] == 1:
+                continue
+            child_allowed = allowed
+            if hard:
+                child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
+                                               letters.shape[1], counts.shape[1])
+            if not _fits(grouped[starts[t]:starts[t + 1]], child_allowed, depth - 1, hard, ctx,
+                         memo, fitting):
+                ok = False
+                break
+        if ok:
+            fitting[key] = True
+            return True
+    memo[key] = _pack(INFINITE, -1, 1)
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
 def solve(S, allowed, depth, beta, hard, ctx, memo, stats, parent_distinct):
     """f_depth(S) if it is < beta, else a lower bound >= beta. See the module docstring.
 
@@ -619,13 +679,16 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     group is solved outright. The last pass solves the groups largest first with the budget
     left.
 
-    Between the probes and the raising passes, a fit pass solves the small groups (up to
-    FIT_GROUP_SIZE; without a budget, every group, so it is the last pass) smallest first and
-    gives up at the first that fits no tree under the guess limit: in hard mode a few words
-    alike but for one letter (a trap: CIJNS FIJNS GIJNS MIJNS PIONS RIJNS ZIJNS after SEINT)
-    must be guessed one by one, and finding such a group first rules an opener out at once
-    instead of after the large groups are solved. The Dutch hard-mode plan's 8 openers at a
-    6-guess limit took 330-3,895 CPU s each without it, under 0.1 s with it.
+    Between the probes and the raising passes, a fit pass goes over the groups smallest first
+    and gives up at the first that fits no tree under the guess limit (with a budget it only
+    asks whether each fits, _fits; without one it solves each, so it is the last pass): in
+    hard mode a few words alike but for one letter (a trap: CIJNS FIJNS GIJNS MIJNS PIONS
+    RIJNS ZIJNS after SEINT) must be guessed one by one, and finding such a group first rules
+    an opener out at once instead of after the large groups are solved. The Dutch hard-mode
+    plan's 8 openers at a 6-guess limit took 330-3,895 CPU s each without it, under 0.1 s
+    with it; at a 9-guess limit against 22,602, SLIET, SALET and BEITS took 77.7, 35.5 and
+    91.3 CPU s without it, 0.1 or less with it (a trap of 20, 17 and 10 words), while openers
+    that fit (PARET, STOLA, ZIJDE) took the same time.
     """
     M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
     n = S.shape[0]
@@ -646,6 +709,7 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
     solved = np.zeros(ngroups, np.bool_)  # exact values (a pair may not fit the depth)
     no_parent = np.zeros(0, np.int32)  # (S is every answer: parent counts would skip nothing)
     unbounded = beta >= INFINITE
+    fitting = Dict.empty(key_type=types.uint64, value_type=types.boolean)
     # Passes: 0 probes; 1 looks for a group that fits no tree (the fit pass); then, with a
     # budget, one pass per RAISE_PER_MILLE step and a last one with the budget left.
     npasses = 2 if unbounded else len(RAISE_PER_MILLE) + 3
@@ -653,13 +717,15 @@ def evaluate_guess(S, allowed, g, depth, beta, hard, ctx, memo, stats):
         for t in (gorder[::-1] if p == 1 else gorder):
             if gcodes[t] == green or solved[t]:
                 continue
-            if p == 1 and not unbounded and sizes[t] > FIT_GROUP_SIZE:
-                break  # smallest first: the rest are larger still
             T = grouped[starts[t]:starts[t + 1]]
             child_allowed = allowed
             if hard:
                 child_allowed = _child_allowed(allowed, g, gcodes[t], letters, counts,
                                                letters.shape[1], counts.shape[1])
+            if p == 1 and not unbounded:
+                if not _fits(T, child_allowed, depth - 1, hard, ctx, memo, fitting):
+                    return INFINITE
+                continue
             # The fit cap: a tree over T within depth - 1 guesses costs at most (depth - 1)|T|,
             # so a value at or above the cap means no tree fits T, nor S after g.
             cap = (depth - 1) * sizes[t] + 1

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numba import types
+from numba.typed import Dict
 
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.feedback import all_green, code_count, feedback_reference
@@ -24,6 +26,7 @@ from pipeline.search_tree import (
     STAMP_ENTRIES,
     Searcher,
     _child_allowed,
+    _fits,
     _lower_bound,
     _scan,
     _scan_bits,
@@ -148,6 +151,22 @@ def test_search_equals_brute_force_on_random_games(answers, extra, hard, max_gue
             assert value == exact, guess
         else:
             assert value >= budget, guess
+
+
+@settings(max_examples=200, deadline=None)
+@given(answers=st.lists(words3, min_size=1, max_size=9, unique=True),
+       extra=st.lists(words3, max_size=5, unique=True),
+       hard=st.booleans(), max_guesses=st.integers(1, 5))
+def test_fit_check_agrees_with_brute_force(answers, extra, hard, max_guesses):
+    # Some tree over every answer fits in max_guesses iff some opener's brute-force cost is
+    # finite.
+    guesses = answers + [w for w in extra if w not in answers]
+    searcher = searcher_for(answers, guesses, hard, max_guesses, "abcd")
+    expected = any(brute_force(answers, guesses, g, max_guesses, hard) < math.inf
+                   for g in guesses)
+    fitting = Dict.empty(key_type=types.uint64, value_type=types.boolean)
+    assert _fits(searcher.answers, searcher.guesses, np.int64(max_guesses), hard, searcher.ctx,
+                 searcher.memo, fitting) == expected
 
 
 def test_compiled_hard_mode_rule_agrees_with_the_runtime():
@@ -307,10 +326,11 @@ def test_a_trap_group_rules_a_hard_mode_opener_out_at_once():
     fresh = search.searcher(True, 6)
     assert fresh.cost(seint) == INFINITE and fresh.nodes_visited == 347
     # With a budget too (a proof's chunk: the 9-guess limit, against PARET's 22,601 + 1):
-    # BEITS leaves a trap of at most FIT_GROUP_SIZE words.
+    # SLIET leaves a trap of 20 words (BIETS BISTE BITSE DIETS ...), found without solving
+    # a group (only the probes count as nodes).
     budgeted = search.searcher(True, 9)
-    assert budgeted.cost(search.matrix.guess_index["beits"], 22602) == INFINITE
-    assert budgeted.nodes_visited == 1707
+    assert budgeted.cost(search.matrix.guess_index["sliet"], 22602) == INFINITE
+    assert budgeted.nodes_visited == 137
 
 
 def test_width_limited_search_gives_a_valid_tree():
