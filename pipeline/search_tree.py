@@ -103,6 +103,16 @@ def _hash_set(items, keys):
 
 
 @numba.njit(cache=True)
+def _memo_key(S, allowed, depth, hard, akeys, gkeys, dkeys):
+    """The memo key of (S, allowed guesses in hard mode, guesses left): solve and _fits share
+    one memo, so they must key a node alike."""
+    key = _hash_set(S, akeys) ^ dkeys[depth]
+    if hard:
+        key ^= _hash_set(allowed, gkeys)
+    return key
+
+
+@numba.njit(cache=True)
 def _split(codes_row, S, ncodes, green):
     """Group S by codes_row[S]: returns (order, starts, group_codes); order lists S grouped.
 
@@ -397,8 +407,7 @@ def _fits(S, allowed, depth, hard, ctx, memo, fitting):
     if n == 2:
         return True
     M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
-    key = _hash_set(S, akeys) ^ (_hash_set(allowed, gkeys) if hard else np.uint64(0)) \
-        ^ dkeys[depth]
+    key = _memo_key(S, allowed, depth, hard, akeys, gkeys, dkeys)
     if key in fitting:
         return True
     if key in memo:
@@ -477,8 +486,7 @@ def solve(S, allowed, depth, beta, hard, ctx, memo, stats, parent_distinct):
     if n == 2:
         return np.int64(3)
     M, MT, akeys, gkeys, letters, counts, stamp, clock, bits, dkeys, width = ctx
-    allowed_hash = _hash_set(allowed, gkeys) if hard else np.uint64(0)
-    key = _hash_set(S, akeys) ^ allowed_hash ^ dkeys[depth]
+    key = _memo_key(S, allowed, depth, hard, akeys, gkeys, dkeys)
     known_lb = np.int64(2 * n - 1)
     if key in memo:
         entry = memo[key]
