@@ -105,7 +105,8 @@ def _hash_set(items, keys):
 @numba.njit(cache=True)
 def _memo_key(S, allowed, depth, hard, akeys, gkeys, dkeys):
     """The memo key of (S, allowed guesses in hard mode, guesses left): solve and _fits share
-    one memo, so they must key a node alike."""
+    one memo, so they must key a node alike.
+    """
     key = _hash_set(S, akeys) ^ dkeys[depth]
     if hard:
         key ^= _hash_set(allowed, gkeys)
