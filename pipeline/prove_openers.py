@@ -115,7 +115,7 @@ def make_plan(npy_path, mode: str, margin: int, chunk_size: int, progress: bool,
     started, cpu_started = time.perf_counter(), time.process_time()
     search = GameSearch(npy_path, width=0)  # a proof needs the exact search
     hard = mode == "hard"
-    candidates = search.candidates()
+    candidates = search.candidates(hard)
     logged = {} if checkpoints is None else checkpoints.screened(search.answers_sha256,
                                                                  search.guesses_sha256)
     last_logged, worker_cpu = [started], [0.0]
@@ -189,11 +189,12 @@ class _DaskScreenPool(ScreenPool):
 
 
 def _bounded_cost(searcher, opener: int, beta: int) -> int:
-    """`searcher.cost(opener, beta)`, the memo cleared first once it outgrows MEMO_LIMIT so a
-    worker's memory stays bounded over many openers.
+    """`searcher.cost(opener, beta)`, the memo (and the sets known to fit) cleared first once
+    they outgrow MEMO_LIMIT so a worker's memory stays bounded over many openers.
     """
-    if len(searcher.memo) > MEMO_LIMIT:
+    if len(searcher.memo) + len(searcher.fitting) > MEMO_LIMIT:
         searcher.memo.clear()
+        searcher.fitting.clear()
     return int(searcher.cost(opener, beta))
 
 
