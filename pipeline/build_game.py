@@ -54,6 +54,7 @@ class GameConfig:
     answers: tuple[str, ...]  # config paths, read in order, union
     guesses: tuple[str, ...]  # config paths of further allowed guesses
     root: str | None  # default opener; None = the best the search finds
+    hard_candidates: tuple[str, ...]  # openers the hard-mode screening tries first
     filter: str  # what selects the words, in prose (copied into the descriptor)
     expect_answers: int | None
     expect_guesses: int | None
@@ -83,6 +84,7 @@ def load_config(path) -> dict[str, GameConfig]:
                 answers=tuple(table["answers"]),
                 guesses=tuple(table.get("guesses", ())),
                 root=table.get("root"),
+                hard_candidates=tuple(table.get("hard_candidates", ())),
                 filter=str(table.get("filter", f"words of length {table['length']} over the "
                                                  "alphabet")),
                 expect_answers=table.get("expect_answers"),
@@ -172,6 +174,10 @@ def game_words(config: GameConfig, sources, artifacts) -> tuple[list[str], list[
                            f"{expected}; check the sources")
     if config.root is not None and config.root not in guesses:
         raise BadInput(f"game {config.id}: root {config.root!r} is not an allowed guess")
+    for word in config.hard_candidates:
+        if word not in guesses:
+            raise BadInput(f"game {config.id}: hard_candidates word {word!r} is not an allowed "
+                           "guess")
     return answers, guesses
 
 
@@ -213,6 +219,8 @@ def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
         "guess_rules": config.guess_rules,
         "filter": config.filter,
         "sources": {"answers": list(config.answers), "guesses": list(config.guesses)},
+        # Optional (absent: none), so that games without it keep their descriptor bytes.
+        **({"hard_candidates": list(config.hard_candidates)} if config.hard_candidates else {}),
     }
     _write_text(output, _json_text(descriptor))
     record(output, format=GAME_FORMAT, version=GAME_VERSION, inputs=inputs + [Path(config_path)])

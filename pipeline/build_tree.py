@@ -92,14 +92,20 @@ class GameSearch:
         return Searcher(np.asarray(self.matrix.codes), self.letters, len(self.game["alphabet"]),
                         hard, depth_limit, self.width)
 
-    def candidates(self) -> list[int]:
-        """The configured root (if any) first, then the best-bounded `opener_candidates`."""
+    def candidates(self, hard: bool = False) -> list[int]:
+        """The configured root (if any) first, in hard mode then the configured
+        `hard_candidates`, then the best-bounded `opener_candidates`.
+
+        Hard mode needs its own: a trap (a few words alike but for one letter, which hard mode
+        makes you guess one by one) can rule the best-bounded openers out of the guess limit
+        that another opener fits.
+        """
         order = opener_order(self.matrix.codes, self.matrix.length)
-        candidates = order[:self.game["opener_candidates"]]
-        if self.game["root"] is not None:
-            root = self.matrix.guess_index[self.game["root"]]
-            candidates = [root] + [g for g in candidates if g != root]
-        return candidates
+        first = [] if self.game["root"] is None else [self.game["root"]]
+        if hard:
+            first += self.game.get("hard_candidates", [])
+        first = list(dict.fromkeys(self.matrix.guess_index[w] for w in first))
+        return first + [g for g in order[:self.game["opener_candidates"]] if g not in first]
 
     def screen(self, candidates: list[int], hard: bool, progress: bool, first_depth: int = 0,
                known: dict | None = None, on_screened=None, pool=None):
@@ -223,7 +229,7 @@ def search(npy_path, hard: bool, progress: bool = True):
         width = game_search.width = 0
         candidates = [matrix.guess_index[proven]]
     else:
-        candidates = game_search.candidates()
+        candidates = game_search.candidates(hard)
     searcher, depth_limit, screened = game_search.screen(candidates, hard, progress,
                                                          first_depth)
     if proven is not None:

@@ -360,6 +360,41 @@ def test_build_relaxes_the_guess_limit_when_no_tree_fits(tmp_path):
     assert walk(root, answers, guesses, False) == (header["total"], 3)
 
 
+def test_hard_candidates_are_screened_first_in_hard_mode_only(tmp_path):
+    from pipeline.build_feedback import build_feedback
+    from pipeline.build_game import build_game
+    from pipeline.build_tree import search
+
+    config = tmp_path / "games.toml"
+    config.write_text((GAMES / "guessing.toml").read_text().replace(
+        'opener_candidates = 4\nmax_guesses = 6',
+        'opener_candidates = 4\nmax_guesses = 6\nhard_candidates = ["otto", "bell"]', 1))
+    build_game(config, "tiny-en", GAMES, tmp_path, tmp_path / "tiny-en.game.json")
+    build_feedback(tmp_path / "tiny-en.game.json", tmp_path / "tiny-en.feedback.npy")
+    game_search = GameSearch(tmp_path / "tiny-en.feedback.npy")
+    guesses = game_search.matrix.guesses
+    best_bounded = [guesses[g] for g in game_search.candidates()]
+    assert best_bounded == ["bolt", "belt", "blot", "clot"]
+    assert [guesses[g] for g in game_search.candidates(hard=True)] == [
+        "otto", "bell", "bolt", "belt", "blot", "clot"]
+    header, _, _ = search(tmp_path / "tiny-en.feedback.npy", hard=True, progress=False)
+    assert sorted(row[0] for row in header["screened"]) == sorted(["otto", "bell"] + best_bounded)
+    header, _, _ = search(tmp_path / "tiny-en.feedback.npy", hard=False, progress=False)
+    assert sorted(row[0] for row in header["screened"]) == sorted(best_bounded)
+
+
+def test_a_hard_candidate_that_is_no_allowed_guess_is_refused(tmp_path):
+    from lookup.errors import BadInput
+    from pipeline.build_game import build_game
+
+    config = tmp_path / "games.toml"
+    config.write_text((GAMES / "guessing.toml").read_text().replace(
+        'max_guesses = 6', 'max_guesses = 6\nhard_candidates = ["zzzz"]', 1))
+    with pytest.raises(BadInput, match="tiny-en: hard_candidates word 'zzzz' is not an allowed "
+                                       "guess"):
+        build_game(config, "tiny-en", GAMES, tmp_path, tmp_path / "tiny-en.game.json")
+
+
 def test_the_search_entries_release_the_gil():
     # A Dask worker answers its scheduler's heartbeats on another thread while a search runs:
     # with the GIL held through an hour-long search the scheduler dropped the worker.
