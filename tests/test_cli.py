@@ -140,7 +140,7 @@ def _guesses_to(game, answer):
 
 
 @pytest.mark.full
-@pytest.mark.parametrize("game_id, depth", [("wordle-de", 7), ("wordle-nl", 9)])
+@pytest.mark.parametrize("game_id, depth", [("wordle-de", 7), ("wordle-nl", 7)])
 def test_play_follows_a_real_hard_tree_to_its_depth(game_id, depth, monkeypatch):
     import lookup
     from lookup.feedback import all_green

@@ -288,21 +288,15 @@ def real_lists(game):
     ("wordle-de", False, "salut", 16877, 6),  # the opener proof's best of all 4,529
     ("wordle-de", True, "salbt", 17592, 7),  # the same in hard mode, 7-guess limit
     ("wordle-nl", False, "karet", 21166, 6),  # the opener proof's best of all 5,592
+    # Hard mode, 7-guess limit: the config's hard-mode candidate (no opener fits 6, none of the
+    # 8 best-bounded fits 8); exact below SLAPT, the opener not proven yet.
+    ("wordle-nl", True, "slapt", 22497, 7),
 ])
 def test_real_tree_walks_to_its_total(game, hard, opener, total, worst):
     header, root = stored(f"{game}.hard.tree.msgpack" if hard else f"{game}.tree.msgpack")
     answers, guesses = real_lists(game)
     assert header["root"] == opener and header["total"] == total and header["max"] == worst
     assert walk(root, answers, guesses, hard) == (total, worst)
-
-
-@pytest.mark.full
-@pytest.mark.parametrize("game, hard", [("wordle-nl", True)])
-def test_other_trees_walk_to_their_totals(game, hard):
-    header, root = stored(f"{game}.hard.tree.msgpack" if hard else f"{game}.tree.msgpack")
-    answers, guesses = real_lists(game)
-    assert walk(root, answers, guesses, hard) == (header["total"], header["max"])
-    assert sum(header["histogram"]) == len(answers)
 
 
 @pytest.mark.full
