@@ -288,9 +288,8 @@ def real_lists(game):
     ("wordle-de", False, "salut", 16877, 6),  # the opener proof's best of all 4,529
     ("wordle-de", True, "salbt", 17592, 7),  # the same in hard mode, 7-guess limit
     ("wordle-nl", False, "karet", 21166, 6),  # the opener proof's best of all 5,592
-    # Hard mode, 7-guess limit: the config's hard-mode candidate (no opener fits 6, none of the
-    # 8 best-bounded fits 8); exact below SLAPT, the opener not proven yet.
-    ("wordle-nl", True, "slapt", 22497, 7),
+    # Hard mode, 7-guess limit (no opener fits 6): the opener proof's best of all 5,592.
+    ("wordle-nl", True, "krimp", 22429, 7),
 ])
 def test_real_tree_walks_to_its_total(game, hard, opener, total, worst):
     header, root = stored(f"{game}.hard.tree.msgpack" if hard else f"{game}.tree.msgpack")
