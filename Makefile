@@ -62,10 +62,10 @@ $(LEX)/%.gaddag $(LEX)/%.gaddag.idx: $(LEX)/%.txt pipeline/build_gaddag.py $(GRA
 # ---- end lexicons --------------------------------------------------------------------------
 
 # ---- guessing games ------------------------------------------------------------------------
-# nerdle equations: answer and allowed-guess lists, generated from the rules in lookup/equations.py
+# nerdle equations: answer and allowed-guess lists, generated from the rules in lookup/guessing/equations.py
 NERDLE_VARIANTS := micro mini midi classic
 EQUATION_LISTS := $(foreach v,$(NERDLE_VARIANTS),$(foreach k,answers guesses,$(ARTIFACTS)/sources/nerdle-$(v)-$(k).txt))
-EQUATION_CODE := pipeline/generate_equations.py lookup/equations.py pipeline/provenance.py pipeline/atomic.py
+EQUATION_CODE := pipeline/generate_equations.py lookup/guessing/equations.py pipeline/provenance.py pipeline/atomic.py
 GUESSING_ARTIFACTS += $(EQUATION_LISTS)
 
 ## equations: every Nerdle equation list (answers and allowed guesses, lengths 5 to 8)
@@ -97,10 +97,10 @@ GUESSING_MK := $(ARTIFACTS)/_guessing.mk
 # live here: the leading underscore keeps them out of the manifest, and neither `make` nor
 # games.json builds or lists their matrices.
 PROOF_ONLY := $(ARTIFACTS)/_proof-only
-GAME_CODE := pipeline/build_game.py lookup/word_list.py lookup/equations.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
-FEEDBACK_CODE := pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
-OPENERS_CODE := pipeline/build_openers.py lookup/splits.py lookup/feedback.py lookup/formats.py
-TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/proof_table.py lookup/splits.py pipeline/build_feedback.py lookup/feedback.py lookup/formats.py
+GAME_CODE := pipeline/build_game.py lookup/word_list.py lookup/guessing/equations.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+FEEDBACK_CODE := pipeline/build_feedback.py lookup/guessing/feedback.py lookup/formats.py
+OPENERS_CODE := pipeline/build_openers.py lookup/guessing/splits.py lookup/guessing/feedback.py lookup/formats.py
+TREE_CODE := pipeline/build_tree.py pipeline/search_tree.py pipeline/proof_table.py lookup/guessing/splits.py pipeline/build_feedback.py lookup/guessing/feedback.py lookup/formats.py
 
 # Defines GUESSING_GAMES and each game's source prerequisites; make rebuilds it, then restarts.
 # It also writes $(GUESSING)/_<id>.config.json, each game's own table, touched only when that
@@ -227,7 +227,7 @@ $(GUESSING)/%.tree.msgpack: $(GUESSING)/%.feedback.npy $(GUESSING)/%.game.json $
 # rules file, found here by wildcard.
 CROSSWORD_GAMES := $(patsubst config/crossword/%.toml,%,$(wildcard config/crossword/*.toml))
 CROSSWORD_ARTIFACTS := $(CROSSWORD_GAMES:%=$(ARTIFACTS)/crossword/%.json)
-CROSSWORD_CODE := pipeline/build_crossword.py lookup/crossword_rules.py lookup/board.py lookup/headers.py lookup/errors.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+CROSSWORD_CODE := pipeline/build_crossword.py lookup/crossword/rules.py lookup/crossword/board.py lookup/headers.py lookup/errors.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 # Self-play positions (tests/fixtures/crossword/selfplay-<id>.json, committed) that the tests
 # and bench/bench_crossword.py replay.
 CROSSWORD_SELFPLAY_GAMES ?= 8
@@ -262,7 +262,7 @@ approve-moves: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gaddag
 LEAVE_SOURCES := sources/leaves
 LEAVE_GAMES := $(patsubst $(LEAVE_SOURCES)/%.leaves,%,$(wildcard $(LEAVE_SOURCES)/*.leaves))
 LEAVE_ARTIFACTS := $(LEAVE_GAMES:%=$(ARTIFACTS)/leaves/%.leaves)
-LEAVE_CODE := pipeline/train_leaves.py lookup/leaves.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
+LEAVE_CODE := pipeline/train_leaves.py lookup/crossword/leaves.py lookup/formats.py pipeline/provenance.py pipeline/atomic.py
 # Training: the Dask cluster (local processes, or a scheduler's address) and the checkpoints.
 LEAVE_WORKERS ?= 2
 LEAVE_SCHEDULER ?=

@@ -4,8 +4,10 @@ For each game: the committed self-play positions (tests/fixtures/crossword/selfp
 with 15 to 75 tiles on the board, the first POSITIONS of them, each with its rack given 0, 1
 and 2 blanks (letters dropped to make room; Erudit keeps its racks' own count of tiles).
 Rows: median and 95th percentile time of `moves(board, rack)` (every legal move, scored and
-sorted), moves per second, the same with top=10 (against all moves), and the GADDAG load (a
-memory map and a header check: the move generator's node masks are stored in the file).
+sorted) on the compiled engine, against the pure-Python move generator that moves() runs
+without numba (and ran in every case before the engine became its one path, the house issue),
+moves per second, the same with top=10 (against all moves), and the GADDAG load (a memory map
+and a header check: the move generator's node masks are stored in the file).
 Baseline, measured in this run on the first BRUTE positions of each blank count: the
 brute-force finder of the tests (tests/crossword_oracle.py: every line, start, length and word
 that fits, cross words against a Python set, independent scoring). Times are CPU seconds of
@@ -14,8 +16,11 @@ the process (time.process_time).
 
 import statistics
 import sys
-import time
+from functools import partial
 from pathlib import Path
+
+import common
+from common import timed
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
@@ -25,12 +30,7 @@ POSITIONS = 20
 BRUTE = 3
 MIDGAME = (15, 75)
 
-
-def row(what, value, unit, baseline="", baseline_value=None, note=""):
-    ratio = baseline_value / value if baseline_value and value else None
-    return {"area": "crossword", "what": what, "value": value, "unit": unit,
-            "baseline": baseline, "baseline_value": baseline_value, "ratio": ratio,
-            "note": note}
+row = partial(common.row, "crossword")
 
 
 def midgame_cases(cw, game: str) -> dict[int, list]:
@@ -52,14 +52,6 @@ def midgame_cases(cw, game: str) -> dict[int, list]:
     return found
 
 
-def timed(function, *args, **kwargs):
-    # CPU time of this process: the 2-core machine is shared with other jobs, and wall time
-    # would count their turns too. Nothing here waits on I/O.
-    started = time.process_time()
-    result = function(*args, **kwargs)
-    return time.process_time() - started, result
-
-
 def p95(values):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
@@ -68,9 +60,9 @@ def p95(values):
 def run() -> list[dict]:
     from crossword_oracle import WordIndex, brute_force_moves, grid_of
     from crossword_support import lexicon_alphabet
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import CrosswordGame, crossword_game
+    from lookup.crossword.lexicon import lexicon_tables
     from lookup.gaddag import load_gaddag
-    from lookup.game_lexicon import lexicon_tables
     from lookup.paths import artifacts_dir
 
     rows = []
@@ -86,13 +78,16 @@ def run() -> list[dict]:
             rows.append(row(f"load {lexicon}.gaddag for move generation",
                             (load_seconds + tables_seconds) * 1000, "ms"))
         words = None
+        plain = CrosswordGame(cw.rules, cw.tables(), compiled=False)
         for blanks, cases in midgame_cases(cw, game).items():
-            times, counts, top_times = [], [], []
+            times, counts, top_times, plain_times = [], [], [], []
+            cw.moves(*cases[0])  # numba loads (or compiles) the engine on its first use
             for board, rack in cases:
                 seconds, moves = timed(cw.moves, board, rack)
                 times.append(seconds)
                 counts.append(len(moves))
                 top_times.append(timed(cw.moves, board, rack, top=10)[0])
+                plain_times.append(timed(plain.moves, board, rack)[0])
             if words is None:
                 text = (artifacts_dir() / "lexicons" / f"{lexicon}.txt").read_text("utf-8")
                 words = WordIndex(text.split(), lexicon_alphabet(lexicon))
@@ -101,6 +96,8 @@ def run() -> list[dict]:
             median = statistics.median(times) * 1000
             label = f"{game}: all moves, {blanks} blank{'s' if blanks != 1 else ''}"
             rows.append(row(f"{label}, median", median, "ms",
+                            "pure Python (no numba; every case before)",
+                            statistics.median(plain_times) * 1000,
                             note=f"{len(cases)} midgame positions, median "
                                  f"{statistics.median(counts):.0f} moves"))
             rows.append(row(f"{label}, p95", p95(times) * 1000, "ms"))

@@ -1,37 +1,28 @@
-"""The move engine (lookup/engine.py, compiled by numba) against CrosswordGame.moves.
+"""The move engine (lookup/crossword/engine.py, compiled by numba) against CrosswordGame.moves.
 
 For each game, on the midgame self-play positions of bench/bench_crossword.py (the rack with
 0, 1 and 2 blanks): median time of the engine's full play list (raw records, and as sorted
 Move objects like moves()) and of its best play, against moves() and moves(top=1) measured in
 this run (moves() with 2 blanks only on the first BASELINE_TWO_BLANKS positions: it takes
 a fraction of a second each). Then greedy self-play: whole games with the game engine
-(lookup/game_engine.py, greedy_player) against pipeline/selfplay.py's games on moves(top=1).
+(lookup/play/game.py, greedy_player) against pipeline/selfplay.py's games on moves(top=1).
 Times are CPU seconds of the process (time.process_time); the first call, which compiles the
 kernel or loads it from numba's cache, is not timed.
 """
 
 import random
-import statistics
 import time
+from functools import partial
 
-from bench_crossword import GAMES, midgame_cases, timed
+import common
+from bench_crossword import GAMES, midgame_cases
+from common import median_ms, timed
 
 GREEDY_GAMES = 60
 BASELINE_GAMES = 2
 BASELINE_TWO_BLANKS = 4
 
-
-def row(what, value, unit, baseline="", baseline_value=None, note="", rate=False):
-    """A result row; the ratio is how many times better the engine does (a rate: higher)."""
-    ratio = None
-    if baseline_value and value:
-        ratio = value / baseline_value if rate else baseline_value / value
-    return {"area": "engine", "what": what, "value": value, "unit": unit, "baseline": baseline,
-            "baseline_value": baseline_value, "ratio": ratio, "note": note}
-
-
-def median_ms(seconds) -> float:
-    return statistics.median(seconds) * 1000
+row = partial(common.row, "engine")
 
 
 def position_rows(cw, engine, game) -> list[dict]:
@@ -52,7 +43,7 @@ def position_rows(cw, engine, game) -> list[dict]:
         best_note = ""
         if cw.rules.placement == "multi":
             best_note = ("not comparable: moves(top=1) searches multi-word turns "
-                         "(lookup/turn_search.py), the engine single-line plays")
+                         "(lookup/crossword/turn_search.py), the engine single-line plays")
         if len(full) < len(cases):
             note += f"; moves() on the first {len(full)}"
         rows.append(row(f"{label}: all plays (records), median", median_ms(raw), "ms",
@@ -63,12 +54,13 @@ def position_rows(cw, engine, game) -> list[dict]:
                         "moves(top=1)", median_ms(top), best_note))
         rows.append(row(f"{label}: positions per second, best play", len(best) / sum(best),
                         "positions/s", "moves(top=1)", len(top) / sum(top), best_note,
-                        rate=True))
+                        higher_is_better=True))
     return rows
 
 
 def games_rows(cw, engine, game) -> list[dict]:
-    from lookup.game_engine import greedy_player, play_game
+    from lookup.play.game import play_game
+    from lookup.play.players import greedy_player
     from pipeline.selfplay import play_game as moves_game
 
     seconds, results = timed(lambda: [play_game(engine, [greedy_player, greedy_player], seed)
@@ -78,12 +70,13 @@ def games_rows(cw, engine, game) -> list[dict]:
     turns = sum(r.turns for r in results) / len(results)
     return [row(f"{game}: greedy self-play", GREEDY_GAMES / seconds, "games/s",
                 "pipeline/selfplay.py (moves(top=1))", BASELINE_GAMES / baseline,
-                f"{GREEDY_GAMES} games, {turns:.1f} turns per game, one core", rate=True)]
+                f"{GREEDY_GAMES} games, {turns:.1f} turns per game, one core",
+                higher_is_better=True)]
 
 
 def run() -> list[dict]:
-    from lookup.crossword import crossword_game
-    from lookup.engine import move_engine, numba_available
+    from lookup.crossword.engine import move_engine, numba_available
+    from lookup.crossword.game import crossword_game
 
     if not numba_available():
         return [row("compiled engine", None, "", note="numba is not installed: "

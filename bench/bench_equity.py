@@ -1,4 +1,5 @@
-"""Leave tables and equity (lookup/leaves.py, lookup/equity.py) on the built artifacts.
+"""Leave tables and equity (lookup/crossword/leaves.py, lookup/crossword/equity.py) on the built
+artifacts.
 
 For each game with a leave table: its bytes and load time, one lookup (cw.leave, and a batch
 of 128 keys: one rack's sub-leaves), moves(by="equity") against moves() on midgame positions,
@@ -7,23 +8,20 @@ Times are CPU seconds of the process (time.process_time).
 """
 
 import statistics
+from functools import partial
 
-from bench_crossword import GAMES, midgame_cases, timed
+import common
+from bench_crossword import GAMES, midgame_cases
+from common import timed
 
 SELFPLAY_GAMES = 200  # enough games that one slow game does not move the rate
 LOOKUPS = 20000
 
-
-def row(what, value, unit, baseline="", baseline_value=None, note="", rate=False):
-    ratio = None
-    if baseline_value and value:
-        ratio = value / baseline_value if rate else baseline_value / value
-    return {"area": "equity", "what": what, "value": value, "unit": unit, "baseline": baseline,
-            "baseline_value": baseline_value, "ratio": ratio, "note": note}
+row = partial(common.row, "equity")
 
 
 def table_rows(cw, game) -> list[dict]:
-    from lookup.leaves import leaves_path, read_leaves
+    from lookup.crossword.leaves import leaves_path, read_leaves
 
     path = leaves_path(game)
     seconds, table = timed(read_leaves, path, cw.rules)
@@ -56,9 +54,9 @@ def moves_rows(cw, game) -> list[dict]:
 
 
 def games_rows(cw, game) -> list[dict]:
-    from lookup.engine import move_engine
-    from lookup.equity import EquityPlayer
-    from lookup.game_engine import greedy_player, play_game
+    from lookup.crossword.engine import move_engine
+    from lookup.play.game import play_game
+    from lookup.play.players import EquityPlayer, greedy_player
 
     engine = move_engine(cw, True)
     player = EquityPlayer(cw.leaves())
@@ -69,13 +67,13 @@ def games_rows(cw, game) -> list[dict]:
                                for s in range(SELFPLAY_GAMES)])
     return [row(f"{game}: equity self-play", SELFPLAY_GAMES / seconds, "games/s",
                 "greedy self-play", SELFPLAY_GAMES / greedy,
-                f"{SELFPLAY_GAMES} games, compiled engine, one core", rate=True)]
+                f"{SELFPLAY_GAMES} games, compiled engine, one core", higher_is_better=True)]
 
 
 def run() -> list[dict]:
-    from lookup.crossword import crossword_game
-    from lookup.engine import numba_available
-    from lookup.leaves import leaves_path
+    from lookup.crossword.engine import numba_available
+    from lookup.crossword.game import crossword_game
+    from lookup.crossword.leaves import leaves_path
 
     rows = []
     for game in GAMES:

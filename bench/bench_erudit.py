@@ -6,8 +6,8 @@ and a full rack, the first POSITIONS of them, each rack given 0, 1 and 2 blanks 
 (tests/crossword_support.py blank_variant: letters dropped from its end). Per position: the
 best single-line play (the bots' choice; their games averaged 18.9 points per play), the greedy
 turn and the full search's turn of cw.best_turn (branch and bound by the score bound,
-lookup/turn_search.py), the share of states the bound kept from being expanded, and with no
-blank how many legal multi-word turns the unpruned search finds. The Erudit article reports
+lookup/crossword/turn_search.py), the share of states the bound kept from being expanded, and with
+no blank how many legal multi-word turns the unpruned search finds. The Erudit article reports
 about 30 points per turn for greedy and about 60 for the other methods over some 1,500
 positions (its own tile values and lexicon). Rows also give the article's opening (empty
 board, rack облмеоб) by both methods. Times are CPU seconds of the process
@@ -16,8 +16,11 @@ board, rack облмеоб) by both methods. Times are CPU seconds of the proces
 
 import statistics
 import sys
-import time
+from functools import partial
 from pathlib import Path
+
+import common
+from common import timed
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
@@ -28,24 +31,12 @@ MIDGAME = (15, 75)
 BLANKS = (0, 1, 2)
 OPENING = "облмеоб"
 
-
-def row(what, value, unit, baseline="", baseline_value=None, note=""):
-    ratio = value / baseline_value if baseline_value and value else None
-    return {"area": "erudit", "what": what, "value": value, "unit": unit,
-            "baseline": baseline, "baseline_value": baseline_value, "ratio": ratio,
-            "note": note}
+row = partial(common.row, "erudit")
 
 
 def p95(values):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-
-
-def timed(function, *args, **kwargs):
-    # CPU time of this process: the machine is shared, and nothing here waits on I/O.
-    started = time.process_time()
-    result = function(*args, **kwargs)
-    return time.process_time() - started, result
 
 
 def midgame_positions(cw) -> list:
@@ -65,7 +56,7 @@ def midgame_positions(cw) -> list:
 
 def run() -> list[dict]:
     from crossword_support import blank_variant
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import crossword_game
 
     cw = crossword_game(GAME)
     cw.lexicon()
@@ -81,15 +72,15 @@ def run() -> list[dict]:
             rack = blank_variant(cw, board, dealt, blanks)
             if rack is None:
                 continue
-            letters, count = cw.parse_rack(rack, board)
-            spent, plays = timed(cw._plays, board, letters, count, 1)
+            codes = cw.rack_codes(rack, board)
+            spent, plays = timed(cw._plays, board, codes, 1)
             seconds["line"].append(spent)
             points["line"].append(plays[0].score if plays else 0)
             spent, move = timed(cw.best_turn, board, rack, method="greedy")
             seconds["greedy"].append(spent)
             points["greedy"].append(move.score if move else 0)
             # best_turn(method="full") is these two calls; the search also counts states.
-            spent, search = timed(cw._turn_search, board, letters, count, None)
+            spent, search = timed(cw._turn_search, board, codes, None)
             extra, best = timed(search.ranked, top=1)
             seconds["full"].append(spent + extra)
             points["full"].append(best[0].score if best else 0)
@@ -105,7 +96,7 @@ def run() -> list[dict]:
         for method, name in (("greedy", "multi-word greedy"), ("full", "full search")):
             rows.append(row(f"{label}: {name}, points per turn", statistics.mean(points[method]),
                             "points", "single-line greedy", line,
-                            note="the article: greedy ~30, full ~60"))
+                            note="the article: greedy ~30, full ~60", higher_is_better=True))
         for method, name in (("line", "single-line greedy"), ("greedy", "multi-word greedy"),
                              ("full", "full search")):
             rows.append(row(f"{label}: {name}, time per turn, median",

@@ -10,33 +10,21 @@ per-pair reference.
 """
 
 import json
-import statistics
 import time
+from functools import partial
 from pathlib import Path
 
 import msgpack
 import numpy as np
 
+import common
+from common import median_seconds
+
 REPO = Path(__file__).resolve().parents[1]
 GUESSING = REPO / "artifacts" / "guessing"
 GAME = "wordle-en"
 
-
-def row(what, value, unit, baseline="", baseline_value=None, note="", lower_is_better=True):
-    ratio = None
-    if baseline_value:
-        ratio = baseline_value / value if lower_is_better else value / baseline_value
-    return {"area": "guessing", "what": what, "value": value, "unit": unit, "baseline": baseline,
-            "baseline_value": baseline_value, "ratio": ratio, "note": note}
-
-
-def median_seconds(fn, repeat=7) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+row = partial(common.row, "guessing")
 
 
 def greedy_total(codes: np.ndarray, n_guesses: int) -> int:
@@ -66,7 +54,7 @@ def greedy_total(codes: np.ndarray, n_guesses: int) -> int:
 def reference_best_guess(guesses, left) -> tuple:
     """The off-tree baseline: rank every guess by expected remaining with the per-pair
     reference feedback function (no matrix); returns the best (sum of squares, not-a-candidate)."""
-    from lookup.feedback import feedback_reference
+    from lookup.guessing.feedback import feedback_reference
 
     best = None
     for g in guesses:
@@ -80,8 +68,8 @@ def reference_best_guess(guesses, left) -> tuple:
 
 
 def run() -> list[dict]:
-    from lookup.feedback import feedback_reference, load_feedback
-    from lookup.guessing import guessing_game
+    from lookup.guessing.feedback import feedback_reference, load_feedback
+    from lookup.guessing.game import guessing_game
     from lookup.word_list import read_word_list
     from pipeline.build_feedback import encode_words, feedback_matrix
     from pipeline.search_tree import (
@@ -178,8 +166,8 @@ def run() -> list[dict]:
                                                                     "cigar")))
     off_history = [("crane", game.feedback("crane", "cigar"))]
     left = game.candidates(off_history)
-    on_tree = median_seconds(lambda: game.next_guess(on_history))
-    off_tree = median_seconds(lambda: game.next_guess(off_history))
+    on_tree = median_seconds(lambda: game.next_guess(on_history), repeat=7)
+    off_tree = median_seconds(lambda: game.next_guess(off_history), repeat=7)
 
     baseline = median_seconds(lambda: reference_best_guess(guesses, left), repeat=3)
     rows.append(row(f"{GAME} next_guess on the tree (2 guesses in)", round(on_tree * 1e6, 1),

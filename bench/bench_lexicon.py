@@ -16,14 +16,17 @@ import gc
 import gzip
 import lzma
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
 from collections import Counter
+from functools import partial
 from pathlib import Path
+
+import common
+from common import median_seconds_each
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
@@ -62,21 +65,7 @@ def paired_per_call(fn, baseline, items, rounds=7) -> tuple[float, float]:
     return best[0], best[1]
 
 
-def median_time(fn, items) -> float:
-    times = []
-    for item in items:
-        started = time.perf_counter()
-        fn(item)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
-
-
-def row(what, value, unit, baseline="", baseline_value=None, note="", lower_is_better=True):
-    ratio = None
-    if baseline_value:
-        ratio = baseline_value / value if lower_is_better else value / baseline_value
-    return {"area": "lexicon", "what": what, "value": value, "unit": unit, "baseline": baseline,
-            "baseline_value": baseline_value, "ratio": ratio, "note": note}
+row = partial(common.row, "lexicon")
 
 
 def naive_makeable(word_counts, letters):
@@ -311,17 +300,17 @@ def run() -> list[dict]:
         # Times vary fourfold between racks: 40 racks gave medians of 3.2 and 4.4 ms (2
         # blanks) for two draws; RACKS racks make the median a property of the code.
         racks = ["".join(rng.sample(bag, 7 - blanks)) + "?" * blanks for _ in range(RACKS)]
-        fast = median_time(lex.unscramble, racks)
-        slow = median_time(lambda r: naive_makeable(word_counts, r), racks[:10])
+        fast = median_seconds_each(lex.unscramble, racks)
+        slow = median_seconds_each(lambda r: naive_makeable(word_counts, r), racks[:10])
         rows.append(row(f"unscramble 7 tiles, {blanks} blank(s), median", fast * 1e3, "ms",
                         "scan of all words with Counter", slow * 1e3, note=f"{RACKS} racks"))
-        fast = median_time(lex.anagrams, racks)
-        slow = median_time(lambda r: [w for w in naive_makeable(word_counts, r)
-                                      if len(w) == 7], racks[:10])
+        fast = median_seconds_each(lex.anagrams, racks)
+        slow = median_seconds_each(lambda r: [w for w in naive_makeable(word_counts, r)
+                                              if len(w) == 7], racks[:10])
         rows.append(row(f"anagrams 7 tiles, {blanks} blank(s), median", fast * 1e3, "ms",
                         "scan of all words with Counter", slow * 1e3))
     patterns = ["c?t*", "*ing", "??x??", "q*u*z*"]
-    fast = median_time(lex.match, patterns)
+    fast = median_seconds_each(lex.match, patterns)
     rows.append(row("match (c?t*, *ing, ??x??, q*u*z*), median", fast * 1e3, "ms"))
 
     # Cold start: a fresh interpreter, import lookup, first membership answer.

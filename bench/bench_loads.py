@@ -14,7 +14,10 @@ Resident memory is VmRSS of /proc/self/status (Linux).
 import json
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
+
+import common
 
 REPO = Path(__file__).resolve().parents[1]
 LEXICONS = ("enable", "opentaal", "igerman98", "opencorpora-nouns")
@@ -45,7 +48,7 @@ print(json.dumps([loaded - started, answered - loaded, rss() - before, answer]))
 
 _CROSSWORD = _RSS + """
 import time
-from lookup.crossword import crossword_game
+from lookup.crossword.game import crossword_game
 sys.path.insert(0, TESTS)
 from crossword_support import selfplay_positions
 position = next(p for p in selfplay_positions(NAME) if p["board"].count(".") <= 225 - TILES)
@@ -68,9 +71,7 @@ print(json.dumps([time.perf_counter() - started, 0.0, rss(), guess]))
 """
 
 
-def row(what, value, unit, note=""):
-    return {"area": "load", "what": what, "value": value, "unit": unit, "baseline": "",
-            "baseline_value": None, "ratio": None, "note": note}
+row = partial(common.row, "load")
 
 
 def fresh(code: str, name: str) -> list:
@@ -94,8 +95,8 @@ def best_of(code: str, name: str, runs: int = 3) -> list:
 
 def run() -> list[dict]:
     sys.path.insert(0, str(REPO))
-    from lookup.crossword import crossword_games
-    from lookup.guessing import guessing_game_names
+    from lookup.crossword.game import crossword_games
+    from lookup.guessing.game import guessing_game_names
     from lookup.lexicon import lexicon_names
 
     rows = []
@@ -112,13 +113,13 @@ def run() -> list[dict]:
         load, answer, memory, count = best_of(_CROSSWORD, name)
         rows.append(row(f"crossword {name}: load", load * 1e3, "ms"))
         rows.append(row(f"crossword {name}: first moves()", answer * 1e3, "ms",
-                        f"{count} moves, midgame position of {MIDGAME_TILES}+ tiles"))
+                        note=f"{count} moves, midgame position of {MIDGAME_TILES}+ tiles"))
         rows.append(row(f"crossword {name}: resident memory added", memory / 2**20, "MiB",
-                        "load and first moves()"))
+                        note="load and first moves()"))
     for name in GUESSING_GAMES:
         if name not in guessing_game_names():
             continue
         seconds, _zero, memory, guess = best_of(_GUESSING, name)
         rows.append(row(f"{name}: import lookup -> next_guess([])", seconds * 1e3, "ms",
-                        f"{guess}; process resident {memory / 2**20:.0f} MiB"))
+                        note=f"{guess}; process resident {memory / 2**20:.0f} MiB"))
     return rows

@@ -1,5 +1,5 @@
-"""Look-ahead (lookup/simulate.py, lookup/endgame.py, lookup/sim_player.py) on scrabble-en,
-compiled engine:
+"""Look-ahead (lookup/crossword/simulate.py, lookup/crossword/endgame.py, lookup/play/players.py) on
+scrabble-en, compiled engine:
 
 - Simulation: iterations per second (one iteration: every candidate played out over the
   same dealing), 10 candidates, 2 plies, on the midgame positions of bench_crossword.py.
@@ -8,8 +8,9 @@ compiled engine:
   unseen) from greedy self-play positions with 7 tiles in the bag.
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
   solve time of 4-, 6- and 8-ply searches (macondo: an 8-ply endgame in 1.19 s).
-- The one-tile pre-endgame (lookup/simulate.py pre_endgame) from greedy self-play (the turn
-  one tile is left in the bag): median time per position, each line solved 4 plies deep.
+- The one-tile pre-endgame (lookup/crossword/simulate.py pre_endgame) from greedy self-play
+  (the turn one tile is left in the bag): median time per position, each line solved 4 plies
+  deep.
 The long runs (the solver's gain over 2,000 endgames, the simulating bot's match) are in
 bench_lookahead_matches.py (`make bench-matches`).
 Times are CPU seconds of the process (time.process_time).
@@ -17,8 +18,11 @@ Times are CPU seconds of the process (time.process_time).
 
 import statistics
 import time
+from functools import partial
 
-from bench_crossword import midgame_cases, timed
+import common
+from bench_crossword import midgame_cases
+from common import timed
 
 GAME = "scrabble-en"
 SIM_POSITIONS = 10
@@ -30,14 +34,11 @@ DEPTH_POSITIONS = 5
 PRE_ENDGAME_POSITIONS = 5
 PRE_ENDGAME_PLIES = 4
 
-
-def row(what, value, unit, note=""):
-    return {"area": "lookahead", "what": what, "value": value, "unit": unit, "baseline": "",
-            "baseline_value": None, "ratio": None, "note": note}
+row = partial(common.row, "lookahead")
 
 
 def sim_rows(cw, engine) -> list[dict]:
-    from lookup.simulate import simulate
+    from lookup.crossword.simulate import simulate
 
     cases = midgame_cases(cw, GAME)[0][:SIM_POSITIONS]
     seconds = 0.0
@@ -47,7 +48,7 @@ def sim_rows(cw, engine) -> list[dict]:
         seconds += spent
     iterations = SIM_ITERATIONS * len(cases)
     rows = [row("simulation, 10 candidates, 2 plies", iterations / seconds, "iterations/s",
-                f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
+                note=f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
                 "before 30); macondo 1.44 ms per iteration")]
     ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
     seconds = 0.0
@@ -57,8 +58,8 @@ def sim_rows(cw, engine) -> list[dict]:
         seconds += spent
     iterations = SIM_ITERATIONS * len(ends)
     rows.append(row("simulation to the end of the game, 10 candidates", iterations / seconds,
-                    "iterations/s", f"{len(ends)} greedy self-play positions with {TO_END_BAG} "
-                    f"tiles in the bag x {SIM_ITERATIONS} iterations"))
+                    "iterations/s", note=f"{len(ends)} greedy self-play positions with "
+                    f"{TO_END_BAG} tiles in the bag x {SIM_ITERATIONS} iterations"))
     return rows
 
 
@@ -67,7 +68,8 @@ def greedy_positions(engine, count: int, bag: int) -> list:
     the bag in greedy games, seeds 0, 1... (games whose bag never holds exactly `bag` tiles, or
     with a rack empty then, are skipped).
     """
-    from lookup.game_engine import Game, greedy_player
+    from lookup.play.game import Game
+    from lookup.play.players import greedy_player
 
     found = []
     seed = 0
@@ -89,7 +91,7 @@ def bag_empty_positions(engine, count: int) -> list:
 
 
 def depth_rows(engine) -> list[dict]:
-    from lookup.endgame import solve_endgame
+    from lookup.crossword.endgame import solve_endgame
 
     rows = []
     positions = bag_empty_positions(engine, DEPTH_POSITIONS)
@@ -102,7 +104,7 @@ def depth_rows(engine) -> list[dict]:
             nodes += result.nodes
             exact += result.exact
         rows.append(row(f"endgame {depth} plies, median solve", statistics.median(times), "s",
-                        f"{len(positions)} endgames as the bag empties; {exact} solved to the "
+                        note=f"{len(positions)} endgames as the bag empties; {exact} solved to the "
                         f"end within the depth; slowest {max(times):.3g} s; macondo 8 plies "
                         "1.19 s"))
         rows.append(row(f"endgame {depth} plies, nodes per second", nodes / sum(times),
@@ -111,7 +113,7 @@ def depth_rows(engine) -> list[dict]:
 
 
 def pre_endgame_rows(engine) -> list[dict]:
-    from lookup.simulate import pre_endgame
+    from lookup.crossword.simulate import pre_endgame
 
     times = []
     for board, rack, other, bag in greedy_positions(engine, PRE_ENDGAME_POSITIONS, 1):
@@ -120,18 +122,19 @@ def pre_endgame_rows(engine) -> list[dict]:
         times.append(time.process_time() - started)
     return [row(f"pre-endgame, 10 candidates, {PRE_ENDGAME_PLIES}-ply solves, median",
                 statistics.median(times), "s",
-                f"{len(times)} positions with one tile in the bag (greedy self-play); slowest "
+                note=f"{len(times)} positions with one tile in the bag (greedy self-play); slowest "
                 f"{max(times):.3g} s; each candidate x each tile the bag may hold is one "
-                "endgame solve, too slow for the sim bot's budget (lookup/match.py SIM_BUDGET "
+                "endgame solve, too slow for the sim bot's budget (lookup/play/match.py SIM_BUDGET "
                 "simulates instead)")]
 
 
 def run() -> list[dict]:
-    from lookup.crossword import crossword_game
-    from lookup.engine import move_engine, numba_available
+    from lookup.crossword.engine import move_engine, numba_available
+    from lookup.crossword.game import crossword_game
 
     if not numba_available():
-        return [row("look-ahead", None, "", "numba is not installed: pip install wordpack[fast]")]
+        return [row("look-ahead", None, "",
+                    note="numba is not installed: pip install wordpack[fast]")]
     cw = crossword_game(GAME)
     engine = move_engine(cw, compiled=True)
     return sim_rows(cw, engine) + depth_rows(engine) + pre_endgame_rows(engine)

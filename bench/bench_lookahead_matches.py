@@ -3,11 +3,11 @@
 - Over ENDGAME_GAMES self-play endgames (greedy games up to the turn the bag empties), the
   spread the endgame solver gains over greedy play: the side to move finishes the game
   greedily, then again with the solver, the opponent greedy both times (Maven: "over 10
-  points per game"). The solver has the sim bot's budget (lookup/match.py SIM_BUDGET: at most
+  points per game"). The solver has the sim bot's budget (lookup/play/match.py SIM_BUDGET: at most
   6 plies, no deeper round after 5,000 positions): solving full racks to the end takes tens of
   seconds each, too long for thousands.
-- The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/match.py,
-  bots "sim" and "equity"; the sim bot's budget per move is lookup/match.py SIM_BUDGET).
+- The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/play/match.py,
+  bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET).
   Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
   leave bot, +16.3 points per game).
 Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match and
@@ -20,6 +20,8 @@ import statistics
 import sys
 import time
 
+from common import row
+
 LONG = True
 GAME = "scrabble-en"
 ENDGAME_GAMES = int(os.environ.get("ENDGAME_GAMES", "2000"))
@@ -28,16 +30,11 @@ WORKERS = int(os.environ.get("MATCH_WORKERS", "2"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
 
 
-def row(area, what, value, unit, note=""):
-    return {"area": area, "what": what, "value": value, "unit": unit,
-            "baseline": "", "baseline_value": None, "ratio": None, "note": note}
-
-
 def endgame_gain_rows(engine) -> list[dict]:
     from bench_lookahead import bag_empty_positions
-    from lookup.game_engine import Game, greedy_player
-    from lookup.match import SIM_BUDGET
-    from lookup.sim_player import SimPlayer
+    from lookup.play.game import Game
+    from lookup.play.match import SIM_BUDGET
+    from lookup.play.players import SimPlayer, greedy_player
 
     if not ENDGAME_GAMES:
         return []
@@ -57,14 +54,14 @@ def endgame_gain_rows(engine) -> list[dict]:
               "positions")
     return [row("lookahead-endgames", "endgame solver over greedy play, mean spread gained",
                 statistics.mean(gains), "points",
-                f"{len(gains)} self-play endgames from the empty bag, solver budget {budget}; "
+                note=f"{len(gains)} self-play endgames from the empty bag, solver budget {budget}; "
                 f"solver better in {sum(g > 0 for g in gains)}, worse in "
                 f"{sum(g < 0 for g in gains)} (the solver assumes a best-playing opponent); "
                 f"{solved_seconds / len(gains):.2f} s CPU per endgame; Maven: over 10")]
 
 
 def sim_match_rows() -> list[dict]:
-    from lookup.match import SIM_BUDGET, play_match
+    from lookup.play.match import SIM_BUDGET, play_match
 
     if not SIM_PAIRS:
         return []
@@ -85,15 +82,15 @@ def sim_match_rows() -> list[dict]:
             f"{result.points_per_move(1):.2f}; budget per move: {budget}; "
             f"{time.perf_counter() - started:.0f} s wall, {WORKERS} processes; macondo 63.4 %")
     return [row("lookahead-matches", f"{GAME}: sim vs equity, win rate",
-                100 * result.win_rate(), "%", note)]
+                100 * result.win_rate(), "%", note=note)]
 
 
 def run() -> list[dict]:
-    from lookup.crossword import crossword_game
-    from lookup.engine import move_engine, numba_available
+    from lookup.crossword.engine import move_engine, numba_available
+    from lookup.crossword.game import crossword_game
 
     if not numba_available():
         return [row("lookahead-matches", "look-ahead matches", None, "",
-                    "numba is not installed: pip install wordpack[fast]")]
+                    note="numba is not installed: pip install wordpack[fast]")]
     engine = move_engine(crossword_game(GAME), compiled=True)
     return endgame_gain_rows(engine) + sim_match_rows()

@@ -1,6 +1,6 @@
 """Long matches (`make bench-matches`, hours): the equity bot against greedy on every game
 with a leave table, and the learned table against the per-tile model on scrabble-en, in
-mirrored pairs (lookup/match.py). Goals on scrabble-en: at least 65 % and +35 points per game
+mirrored pairs (lookup/play/match.py). Goals on scrabble-en: at least 65 % and +35 points per game
 against greedy over 10,000 pairs (macondo's leave bot: 64.5 %, +34.9), and at least 53 %
 against the per-tile model.
 
@@ -24,7 +24,7 @@ MATCH_GAMES = os.environ.get("MATCH_GAMES", " ".join(GAMES)).split()
 
 
 def match_row(game, a, b, pairs) -> dict:
-    from lookup.match import play_match
+    from lookup.play.match import play_match
 
     started = time.perf_counter()
     result = play_match(game, a, b, pairs, SEED, WORKERS)
@@ -40,7 +40,7 @@ def match_row(game, a, b, pairs) -> dict:
 
 
 def run() -> list[dict]:
-    from lookup.leaves import leaves_path
+    from lookup.crossword.leaves import leaves_path
 
     rows = []
     unknown = sorted(set(MATCH_GAMES) - set(GAMES))

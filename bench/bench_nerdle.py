@@ -9,39 +9,26 @@ against the matrix all 67,346 true equations would need as guesses, the exact tr
 runtime: loading the game, `next_guess` on and off the tree, ranking at the start.
 """
 
-import statistics
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
+
+import common
+from common import median_seconds
 
 REPO = Path(__file__).resolve().parents[1]
 GUESSING = REPO / "artifacts" / "guessing"
 ALPHABET = "0123456789+-*/="
 ALL_TRUE_EQUATIONS = 67346  # nerdle-classic-guesses.txt: every true 8-symbol equation
 
-
-def row(what, value, unit, baseline="", baseline_value=None, note="", lower_is_better=True):
-    ratio = None
-    if baseline_value:
-        ratio = baseline_value / value if lower_is_better else value / baseline_value
-    return {"area": "nerdle", "what": what, "value": value, "unit": unit, "baseline": baseline,
-            "baseline_value": baseline_value, "ratio": ratio, "note": note}
-
-
-def seconds(fn) -> float:
-    started = time.perf_counter()
-    fn()
-    return time.perf_counter() - started
-
-
-def median_seconds(fn, repeat=5) -> float:
-    return statistics.median(seconds(fn) for _ in range(repeat))
+row = partial(common.row, "nerdle")
 
 
 def numpy_feedback_matrix(guesses, answers, alphabet):
     """The feedback formula of pipeline.build_feedback.feedback_matrix in blocked numpy."""
-    from lookup.feedback import code_dtype
+    from lookup.guessing.feedback import code_dtype
     from pipeline.build_feedback import encode_words
 
     length = len(answers[0])
@@ -75,7 +62,7 @@ def numpy_feedback_matrix(guesses, answers, alphabet):
 
 
 def matrix_rows() -> list[dict]:
-    from lookup.feedback import feedback_reference
+    from lookup.guessing.feedback import feedback_reference
     from lookup.word_list import read_word_list
     from pipeline.build_feedback import feedback_matrix
 
@@ -125,9 +112,9 @@ def matrix_rows() -> list[dict]:
 
 
 def tree_rows() -> list[dict]:
-    from lookup.feedback import code_count, load_feedback
-    from lookup.guessing import load_descriptor
-    from lookup.splits import split_figures, tree_lower_bound
+    from lookup.guessing.feedback import code_count, load_feedback
+    from lookup.guessing.game import load_descriptor
+    from lookup.guessing.splits import split_figures, tree_lower_bound
     from pipeline.build_feedback import encode_words
     from pipeline.search_tree import Searcher
 
@@ -160,23 +147,23 @@ def tree_rows() -> list[dict]:
                         "counting bound (best opener's 3N - k - 2)", bound,
                         f"means {total / n:.4f} vs bound {bound / n:.4f}"
                         + ("; best published tree 3.03" if game_id == "nerdle-classic" else ""),
-                        lower_is_better=False))
+                        higher_is_better=True))
         del codes, searcher
         load_feedback.cache_clear()
     return rows
 
 
 def runtime_rows() -> list[dict]:
-    import lookup.guessing
+    import lookup.guessing.game
     from bench_guessing import reference_best_guess
-    from lookup.feedback import load_feedback
+    from lookup.guessing.feedback import load_feedback
 
     rows = []
     started = time.perf_counter()
-    game = lookup.guessing.guessing_game("nerdle-classic")
+    game = lookup.guessing.game.guessing_game("nerdle-classic")
     load = time.perf_counter() - started
     mapped = median_seconds(lambda: np.load(GUESSING / "nerdle-classic.feedback.npy",
-                                            mmap_mode="r"))
+                                            mmap_mode="r"), repeat=5)
     rows.append(row("guessing_game('nerdle-classic') load", round(load, 2), "s",
                     "np.load of the matrix, memory-mapped, no checks", round(mapped, 4),
                     "most of the load is the sha256 check of the 628 MB matrix"))
@@ -189,14 +176,14 @@ def runtime_rows() -> list[dict]:
     on_tree = median_seconds(lambda: game.next_guess(on_history), repeat=7)
     off_tree = median_seconds(lambda: game.next_guess(off_history), repeat=3)
 
-    baseline = seconds(lambda: reference_best_guess(game.guesses, left))
+    baseline = median_seconds(lambda: reference_best_guess(game.guesses, left), repeat=1)
     rows.append(row("nerdle-classic next_guess on the tree (2 guesses in)",
                     round(on_tree * 1e6, 1), "us", "off-tree ranking from the matrix",
                     round(off_tree * 1e6, 1)))
     rows.append(row(f"nerdle-classic next_guess off the tree ({len(left)} answers left)",
                     round(off_tree * 1e3, 2), "ms", "ranking with the per-pair reference",
                     round(baseline * 1e3, 1), "all 17,723 guesses ranked by expected remaining"))
-    opening = seconds(lambda: game.rank(n=10))
+    opening = median_seconds(lambda: game.rank(n=10), repeat=1)
     rows.append(row("nerdle-classic rank() at the start, first call", round(opening, 2), "s",
                     note="group counts of 17,723 x 17,723 pairs, then cached per game; "
                          "next_guess() needs none of it (the tree's root)"))

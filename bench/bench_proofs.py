@@ -18,15 +18,17 @@ import logging
 import os
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import msgpack
 import numpy as np
 import pyarrow.parquet as pq
 
-from lookup.equations import SYMBOLS, read_equation_list
-from lookup.feedback import code_count
-from lookup.splits import opener_lower_bounds, split_figures
+import common
+from lookup.guessing.equations import SYMBOLS, read_equation_list
+from lookup.guessing.feedback import code_count
+from lookup.guessing.splits import opener_lower_bounds, split_figures
 from pipeline.build_feedback import encode_words, feedback_matrix
 from pipeline.build_tree import GameSearch
 from pipeline.prove_openers import Checkpoints, prove_chunk
@@ -52,8 +54,7 @@ CHECKPOINT_DIRS = [Path(os.environ.get("PROOF_CHECKPOINTS", GUESSING.parent / "_
                    REPO / "sources" / "proofs" / "unfinished"]
 
 
-def row(what, value, unit, note=""):
-    return {"area": "proofs", "what": what, "value": value, "unit": unit, "note": note}
+row = partial(common.row, "proofs")
 
 
 def committed_recipes() -> list[dict]:
@@ -73,9 +74,9 @@ def committed_rows() -> list[dict]:
         for mode, run in recipe["modes"].items():
             rows.append(row(f"{recipe['game']} {mode}: committed proof, CPU",
                             run["cpu_seconds"] / 3600, "CPU-hours",
-                            f"{run['searched']} searched, {run['bound_screened']} by bound; wall "
-                            f"{run['wall_seconds'] / 3600:.3g} h on {run['workers']} workers "
-                            "(plan and sessions run to the end)"))
+                            note=f"{run['searched']} searched, {run['bound_screened']} by "
+                                 f"bound; wall {run['wall_seconds'] / 3600:.3g} h on "
+                                 f"{run['workers']} workers (plan and sessions run to the end)"))
     return rows
 
 
@@ -104,9 +105,9 @@ def speedup_rows() -> list[dict]:
                            for chunk in chunks])
             seconds[workers] = time.perf_counter() - started
     return [row(f"{SPEEDUP_GAME}: {SPEEDUP_OPENERS} openers on 1 worker", seconds[1], "s",
-                f"random openers in 6 chunks, normal mode against {beta}"),
+                note=f"random openers in 6 chunks, normal mode against {beta}"),
             row(f"{SPEEDUP_GAME}: the same on 2 workers", seconds[2], "s",
-                f"speed-up {seconds[1] / seconds[2]:.2f}x (2 cores; other load on the machine "
+                note=f"speed-up {seconds[1] / seconds[2]:.2f}x (2 cores; other load on the machine "
                 "lowers it)")]
 
 
@@ -143,7 +144,7 @@ def estimate_rows() -> list[dict]:
                   file=sys.stderr, flush=True)
             rows.append(row(f"{game} {mode}: full proof, estimated CPU",
                             mean * survivors.size / 3600, "CPU-hours",
-                            f"{survivors.size} of {len(matrix.guesses)} openers survive the "
+                            note=f"{survivors.size} of {len(matrix.guesses)} openers survive the "
                             f"bound screen against {beta}; mean {mean:.3g} CPU s over "
                             f"{len(cpu)} random ones (a fresh search each)"))
     return rows
@@ -162,7 +163,7 @@ def unfinished_rows() -> list[dict]:
         fits = [r["total"] for r in screened if r["total"] < INFINITE]
         rows.append(row(f"{game} {mode}: unfinished plan so far, CPU",
                         sum(r["cpu_seconds"] for r in screened) / 3600, "CPU-hours",
-                        f"{len(screened)} candidate openers screened, at guess limits "
+                        note=f"{len(screened)} candidate openers screened, at guess limits "
                         f"{sorted({r['depth_limit'] for r in screened})}; "
                         + (f"best {min(fits)}" if fits else "no tree fits yet")))
     for plan_path in (p for d in CHECKPOINT_DIRS for p in sorted(d.glob("*/plan.json"))):
@@ -182,7 +183,7 @@ def unfinished_rows() -> list[dict]:
         rest = cpu / max(openers_done, 1) * (searched - openers_done)
         rows.append(row(f"{plan['game']} {plan['mode']}: unfinished proof so far, CPU",
                         (plan["plan_cpu_seconds"] + cpu) / 3600, "CPU-hours",
-                        f"{openers_done} of {searched} searched openers done (best-bounded "
+                        note=f"{openers_done} of {searched} searched openers done (best-bounded "
                         f"first), incumbent {plan['incumbent'][0]} {plan['incumbent'][1]}; "
                         f"the rest at that rate: {rest / 3600:.3g} CPU-hours more"))
     return rows
@@ -216,11 +217,11 @@ def all_equations_rows() -> list[dict]:
     mean = (time.process_time() - started) / SAMPLE
     return [
         row(f"nerdle-classic, all {len(guesses)} equations as guesses: {ALL_EQUATIONS_OPENER} "
-            "exact", best_cpu, "CPU s", f"total {best}; the {len(guesses)} x {len(answers)} "
+            "exact", best_cpu, "CPU s", note=f"total {best}; the {len(guesses)} x {len(answers)} "
             f"matrix built in {matrix_seconds:.1f} s, {matrix.nbytes / 1e9:.2f} GB"),
         row(f"nerdle-classic, all {len(guesses)} equations as guesses: full proof, estimated "
             "CPU", mean * survivors.size / 3600, "CPU-hours",
-            f"{survivors.size} of {len(guesses)} openers survive the bound screen against "
+            note=f"{survivors.size} of {len(guesses)} openers survive the bound screen against "
             f"{best + 1}; mean {mean:.3g} CPU s over {SAMPLE} random ones (after "
             f"{ALL_EQUATIONS_OPENER}'s search filled the memo: low); each worker needs about "
             "5 GB"),

@@ -13,9 +13,12 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 import brotli
+
+import common
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
@@ -31,10 +34,7 @@ PAGES = {"words": "index.html?letters=retinas%3F&minLength=6", "guess": "index.h
 FIRST_ANSWER = {"words": "#found", "guess": "#next-guess"}
 
 
-def row(what, value, unit, baseline="", baseline_value=None, note=""):
-    ratio = baseline_value / value if baseline_value else None
-    return {"area": "web", "what": what, "value": value, "unit": unit, "baseline": baseline,
-            "baseline_value": baseline_value, "ratio": ratio, "note": note}
+row = partial(common.row, "web")
 
 
 def size_rows(site: Path, manifest: dict) -> list[dict]:

@@ -15,8 +15,8 @@ from lookup.errors import (
 )
 from lookup.lexicon import lexicon, lexicon_names
 
-_LAZY = {"guessing_game": "lookup.guessing", "guessing_game_names": "lookup.guessing",
-         "crossword_game": "lookup.crossword"}
+_LAZY = {"guessing_game": "lookup.guessing.game", "guessing_game_names": "lookup.guessing.game",
+         "crossword_game": "lookup.crossword.game"}
 
 __all__ = [
     "ArtifactMissing",

@@ -1,8 +1,9 @@
 """The `wordpack` command: queries on built artifacts (standard library and the runtime only).
 
-Usage: wordpack COMMAND ARGS... (`wordpack --help` lists the commands, `wordpack COMMAND --help`
-their arguments). Artifacts are read from $WORDPACK_ARTIFACTS, else the checkout's artifacts/
-(lookup/paths.py). The build stages are a separate command, `wordpack-build` (pipeline/cli.py).
+Usage: wordpack COMMAND ARGS... (`wordpack --help` lists the commands by area, COMMAND_GROUPS;
+`wordpack COMMAND --help` their arguments). Artifacts are read from $WORDPACK_ARTIFACTS, else the
+checkout's artifacts/ (lookup/paths.py). The build stages are a separate command,
+`wordpack-build` (pipeline/cli.py).
 
 Exit status: 0 done; 1 a WordpackError (one line on stderr: what is wrong and what to do) or a
 `check` word that is not in the lexicon; 2 a usage error (the usage, then one line), which
@@ -119,45 +120,26 @@ def unscramble(args) -> int:
 
 
 def match(args) -> int:
-    """Words matching a pattern (LEXICON PATTERN), or a bot match (GAME --a BOT --b BOT)."""
-    if args.pattern is not None:
-        _print_words(lookup.lexicon(args.lexicon).match(args.pattern), args.json)
-        return 0
-    from lookup.crossword import crossword_games
-
-    if args.lexicon not in crossword_games():
-        args.parser.error("the following arguments are required: pattern (or give a built "
-                          "crossword game to play a bot match)")
-    from lookup.match import play_match
-
-    def progress(result, pairs):
-        print(f"\r{len(result.pair_shares)}/{pairs} pairs: {args.a} wins "
-              f"{100 * result.win_rate():.1f} %, spread {result.mean_spread():+.1f}",
-              end="", file=sys.stderr, flush=True)
-
-    started = time.perf_counter()
-    result = play_match(args.lexicon, args.a, args.b, args.pairs, args.seed, args.workers,
-                        progress=progress)
-    print(file=sys.stderr)
-    low, high = result.interval()
-    summary = {"game": args.lexicon, "a": args.a, "b": args.b, "pairs": args.pairs,
-               "seed": args.seed, "wins": result.wins, "draws": result.draws,
-               "losses": result.losses, "win_rate": round(result.win_rate(), 4),
-               "interval95": [round(low, 4), round(high, 4)],
-               "mean_spread": round(result.mean_spread(), 2),
-               "points_per_move": [round(result.points_per_move(0), 2),
-                                   round(result.points_per_move(1), 2)],
-               "seconds": round(time.perf_counter() - started, 1)}
-    if args.json:
-        print(json.dumps(summary, indent=1))
-        return 0
-    print(f"{args.lexicon}: {args.a} (A) against {args.b} (B), {args.pairs} mirrored pairs, "
-          f"seed {args.seed}")
-    print(f"A wins {result.wins}, draws {result.draws}, loses {result.losses}: win rate "
-          f"{100 * result.win_rate():.1f} % (95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
-    print(f"mean spread {result.mean_spread():+.1f} points per game; points per move: "
-          f"A {result.points_per_move(0):.2f}, B {result.points_per_move(1):.2f}")
+    """Words matching a pattern."""
+    if args.pattern is None:
+        args.parser.error(_missing_pattern(args.lexicon))
+    _print_words(lookup.lexicon(args.lexicon).match(args.pattern), args.json)
     return 0
+
+
+def _missing_pattern(name: str) -> str:
+    """The usage error of `wordpack match NAME` without a pattern.
+
+    `wordpack match GAME --a BOT ...` used to play a bot match: when NAME is a built crossword
+    game, the message points to `wordpack bots`.
+    """
+    from lookup.crossword.game import crossword_games
+
+    message = "the following arguments are required: pattern"
+    if name in crossword_games():
+        message += (f" ({name} is a crossword game: for a bot match use `wordpack bots {name} "
+                    "--a BOT --b BOT ...`)")
+    return message
 
 
 def leave(args) -> int:
@@ -258,8 +240,8 @@ def play(args) -> int:
     limit (hard trees of some games need more than 6 guesses), so that following the tree
     always reaches the answer.
     """
-    from lookup.feedback import all_green
-    from lookup.guessing import parse_feedback
+    from lookup.guessing.feedback import all_green
+    from lookup.guessing.game import parse_feedback
 
     game = lookup.guessing_game(args.game)
     limit = max(game.max_guesses, _tree_depth(game, args.hard))
@@ -369,8 +351,8 @@ def moves(args) -> int:
 def sim(args) -> int:
     """Simulate the best candidate plays (Monte Carlo over the unseen tiles), best first."""
     game, position = _crossword_position(args)
-    from lookup.engine import move_engine
-    from lookup.simulate import default_leave, simulate
+    from lookup.crossword.engine import move_engine
+    from lookup.crossword.simulate import default_leave, simulate
 
     engine = move_engine(game)
     bar = _progress_bar("simulating") if sys.stderr.isatty() else None
@@ -423,6 +405,42 @@ def endgame(args) -> int:
     return 0
 
 
+def bots(args) -> int:
+    """A match between two bots in mirrored pairs (each deal played twice, seats swapped)."""
+    from lookup.play.match import play_match
+
+    lookup.crossword_game(args.game)  # an unknown game is a usage error before any game starts
+
+    def progress(result, pairs):
+        print(f"\r{len(result.pair_shares)}/{pairs} pairs: {args.a} wins "
+              f"{100 * result.win_rate():.1f} %, spread {result.mean_spread():+.1f}",
+              end="", file=sys.stderr, flush=True)
+
+    started = time.perf_counter()
+    result = play_match(args.game, args.a, args.b, args.pairs, args.seed, args.workers,
+                        progress=progress)
+    print(file=sys.stderr)
+    low, high = result.interval()
+    summary = {"game": args.game, "a": args.a, "b": args.b, "pairs": args.pairs,
+               "seed": args.seed, "wins": result.wins, "draws": result.draws,
+               "losses": result.losses, "win_rate": round(result.win_rate(), 4),
+               "interval95": [round(low, 4), round(high, 4)],
+               "mean_spread": round(result.mean_spread(), 2),
+               "points_per_move": [round(result.points_per_move(0), 2),
+                                   round(result.points_per_move(1), 2)],
+               "seconds": round(time.perf_counter() - started, 1)}
+    if args.json:
+        print(json.dumps(summary, indent=1))
+        return 0
+    print(f"{args.game}: {args.a} (A) against {args.b} (B), {args.pairs} mirrored pairs, "
+          f"seed {args.seed}")
+    print(f"A wins {result.wins}, draws {result.draws}, loses {result.losses}: win rate "
+          f"{100 * result.win_rate():.1f} % (95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
+    print(f"mean spread {result.mean_spread():+.1f} points per game; points per move: "
+          f"A {result.points_per_move(0):.2f}, B {result.points_per_move(1):.2f}")
+    return 0
+
+
 def _progress_bar(label: str, width: int = 30):
     """A progress callback drawing one line on stderr."""
     def show(done: int, total: int) -> None:
@@ -467,18 +485,54 @@ def serve(args) -> int:
 
 # --- the parser -------------------------------------------------------------------------------
 
+# The headings of `wordpack --help`, each with its commands (the names of the functions above).
+COMMAND_GROUPS = {
+    "lexicon queries": ("check", "anagram", "unscramble", "match"),
+    "guessing games": ("solve", "play", "opener", "tree"),
+    "crossword games": ("moves", "leave", "sim", "endgame", "bots"),
+    "site and files": ("info", "serve"),
+}
+
+
+class GroupedHelpParser(argparse.ArgumentParser):
+    """The top-level parser: its help lists the commands under the headings of COMMAND_GROUPS.
+
+    argparse lists every subcommand under one heading; here the subcommands' action is left out
+    of the help (help=SUPPRESS) and `commands` (name -> one-line help) is listed after the
+    options, one section a group. The commands' own parsers are plain ArgumentParsers.
+    """
+
+    commands: dict[str, str]  # name -> one-line help, set by build_parser
+
+    def format_help(self) -> str:
+        """The usual help (usage, description, options), then one section per command group."""
+        formatter = self._get_formatter()
+        for title, names in COMMAND_GROUPS.items():
+            formatter.start_section(title)
+            for name in names:
+                formatter.add_argument(argparse.Action([], name, metavar=name,
+                                                       help=self.commands[name]))
+            formatter.end_section()
+        return f"{super().format_help()}\n{formatter.format_help()}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every query command (each sets `run` and `parser`)."""
-    parser = argparse.ArgumentParser(
-        prog="wordpack",
+    parser = GroupedHelpParser(
+        prog="wordpack", usage="%(prog)s [-h] COMMAND ...",
         description="Queries on the built wordpack artifacts: lexicons, Wordle/Nerdle "
                     "strategy, crossword moves. Artifacts come from $WORDPACK_ARTIFACTS, else "
                     "the checkout's artifacts/; `wordpack-build` builds them.")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(prog="wordpack", metavar="COMMAND", required=True,
+                                     help=argparse.SUPPRESS,
+                                     parser_class=argparse.ArgumentParser)
+    parser.commands = {}
 
     def command(run, *arguments):
-        sub = commands.add_parser(run.__name__, help=run.__doc__.splitlines()[0].rstrip("."),
-                                  description=run.__doc__.splitlines()[0])
+        summary = run.__doc__.splitlines()[0]
+        parser.commands[run.__name__] = summary.rstrip(".")
+        sub = commands.add_parser(run.__name__, help=parser.commands[run.__name__],
+                                  description=summary)
         for add in arguments:
             add(sub)
         sub.set_defaults(run=run, parser=sub)
@@ -508,19 +562,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--ends", default="", help="the word ends with this")
     sub.add_argument("--contains", default="", help="the word contains this")
     sub.add_argument("--game", help="score each word in this crossword game, e.g. scrabble-en")
-    sub = command(match, json_opt)
-    sub.add_argument("lexicon", metavar="LEXICON|GAME",
-                     help="lexicon name (with a pattern), or crossword game id (a bot match)")
+    sub = command(match, lexicon_arg, json_opt)
+    # Required, but optional to argparse so that match() can say that a crossword game id
+    # wants `wordpack bots`; the usage says it is required.
     sub.add_argument("pattern", nargs="?", help="? one letter, * any run, letters fixed")
-    sub.add_argument("--a", default="equity", help="bot A: greedy, equity, tile or sim (equity)")
-    sub.add_argument("--b", default="greedy", help="bot B (greedy)")
-    sub.add_argument("--pairs", type=positive_int, default=100,
-                     help="mirrored pairs: one deal played twice, seats swapped (100)")
-    sub.add_argument("--seed", type=non_negative_int, default=1, help="picks the deals (1)")
-    sub.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
-    command(info, json_opt).add_argument(
-        "--verify", action="store_true",
-        help="check every artifact's size and sha256 against manifest.json")
+    sub.usage = "%(prog)s [-h] [--json] lexicon pattern"
 
     sub = command(solve, game_arg, hard_opt, json_opt)
     sub.add_argument("-g", "--guess", type=parse_guess_option, action="append", default=[],
@@ -553,9 +599,6 @@ def build_parser() -> argparse.ArgumentParser:
     sub = command(leave, json_opt)
     sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
     sub.add_argument("tiles", help="the tiles kept, '?' for a blank")
-    sub = command(serve)
-    sub.add_argument("--port", type=non_negative_int, default=8000, help="port (8000; 0: any)")
-    sub.add_argument("--open", action="store_true", help="also open it in the web browser")
     sub = command(sim, json_opt, position_args, seconds_opt)
     sub.add_argument("--unseen", help="tiles the player cannot see (bag and opponent's "
                      "rack); default: the set minus the board and the rack")
@@ -574,6 +617,23 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default: to the end)")
     sub.add_argument("--nodes", type=positive_int, help="stop deepening after this many "
                      "positions (the same answer on any machine; default: no limit)")
+    sub = command(bots, json_opt)
+    sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
+    sub.add_argument("--a", default="equity", help="bot A: greedy, equity, tile or sim (equity)")
+    sub.add_argument("--b", default="greedy", help="bot B (greedy)")
+    sub.add_argument("--pairs", type=positive_int, default=100,
+                     help="mirrored pairs: one deal played twice, seats swapped (100)")
+    sub.add_argument("--seed", type=non_negative_int, default=1, help="picks the deals (1)")
+    sub.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
+
+    command(info, json_opt).add_argument(
+        "--verify", action="store_true",
+        help="check every artifact's size and sha256 against manifest.json")
+    sub = command(serve)
+    sub.add_argument("--port", type=non_negative_int, default=8000, help="port (8000; 0: any)")
+    sub.add_argument("--open", action="store_true", help="also open it in the web browser")
+    grouped = [name for names in COMMAND_GROUPS.values() for name in names]
+    assert sorted(grouped) == sorted(parser.commands), "COMMAND_GROUPS lists every command once"
     return parser
 
 

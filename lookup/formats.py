@@ -190,7 +190,7 @@ OPENERS_FORMAT = "opener-table"
 OPENERS_VERSION = 1
 
 # --- Crossword games (docs/FORMATS.md "## crossword games") -----------------------------------
-# <id>.json: one game's rules, read by lookup/crossword_rules.py.
+# <id>.json: one game's rules, read by lookup/crossword/rules.py.
 CROSSWORD_RULES_FORMAT = "crossword-rules"
 # Version 2 added `placement` and `repeat_words`; a version 1 file lacks them.
 CROSSWORD_RULES_VERSION = 2
@@ -211,7 +211,7 @@ MANIFEST_NAME = "manifest.json"
 MANIFEST_FORMAT = "wordpack-manifest"
 MANIFEST_VERSION = 1
 
-# Leave tables (lookup/leaves.py): artifacts/leaves/<game>.leaves
+# Leave tables (lookup/crossword/leaves.py): artifacts/leaves/<game>.leaves
 LEAVES_FORMAT = "leave-values"
 LEAVES_VERSION = 1
 LEAVES_EARLIEST_SUPPORTED_VERSION = 1

@@ -2,9 +2,9 @@
 
 Reads config/crossword/<id>.toml (board premiums as a grid of tokens, tile counts and values,
 blanks, rack size, bingo, exchange and end rules, lexicon and word length limits, and the
-provenance of each fact), checks it with lookup.crossword_rules.rules_from_dict (the same
+provenance of each fact), checks it with lookup.crossword.rules.rules_from_dict (the same
 checks the runtime applies when it reads the artifact), and writes the JSON rules file that
-lookup/crossword_rules.py reads (format in its docstring and docs/FORMATS.md). The output is
+lookup/crossword/rules.py reads (format in its docstring and docs/FORMATS.md). The output is
 deterministic: keys sorted, no timestamps.
 
 Usage: wordpack-build crossword config/crossword/ID.toml -o artifacts/crossword/ID.json
@@ -14,7 +14,7 @@ import json
 import tomllib
 from pathlib import Path
 
-from lookup.crossword_rules import Rules, rules_from_dict
+from lookup.crossword.rules import Rules, rules_from_dict
 from lookup.errors import BadInput
 from lookup.formats import CROSSWORD_RULES_FORMAT, CROSSWORD_RULES_VERSION, sha256_file
 from pipeline.atomic import atomic_output

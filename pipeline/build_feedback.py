@@ -1,8 +1,8 @@
 """Build a game's feedback matrix: the code of every (allowed guess, answer) pair.
 
 Reads `<game>.game.json` and its two word lists; writes `<game>.feedback.npy` (uint8, or <u2
-when 3**length > 256; rows = guesses, columns = answers; encoding in lookup/feedback.py) and its
-header `<game>.feedback.json` with the sha256 of both lists and of the .npy file.
+when 3**length > 256; rows = guesses, columns = answers; encoding in lookup/guessing/feedback.py)
+and its header `<game>.feedback.json` with the sha256 of both lists and of the .npy file.
 
 Usage: wordpack-build feedback artifacts/guessing/wordle-en.game.json
        -o artifacts/guessing/wordle-en.feedback.npy
@@ -14,9 +14,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from lookup.feedback import code_dtype, feedback_header_path
 from lookup.formats import FEEDBACK_FORMAT, FEEDBACK_VERSION, corrupt, require_file, sha256_file
-from lookup.guessing import load_descriptor
+from lookup.guessing.feedback import code_dtype, feedback_header_path
+from lookup.guessing.game import load_descriptor
 from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
@@ -30,7 +30,8 @@ def encode_words(words: list[str], alphabet: str) -> np.ndarray:
 
 
 def feedback_matrix(guesses: list[str], answers: list[str], alphabet: str) -> np.ndarray:
-    """Codes of every (guess, answer) pair, compiled; equals lookup.feedback.feedback_reference.
+    """Codes of every (guess, answer) pair, compiled; equals
+    lookup.guessing.feedback.feedback_reference.
 
     Position i of a pair is green when guess[i] == answer[i]. Otherwise it is yellow iff
 

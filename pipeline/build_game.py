@@ -19,7 +19,6 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from lookup.equations import read_equation_list
 from lookup.errors import BadInput, UnknownName
 from lookup.formats import (
     EQUATIONS_FORMAT,
@@ -31,6 +30,7 @@ from lookup.formats import (
     require_file,
     sha256_file,
 )
+from lookup.guessing.equations import read_equation_list
 from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
@@ -39,7 +39,7 @@ from pipeline.provenance import record
 # the same config works on fixtures (tests) and on the real tree.
 ROOTS = ("sources", "artifacts")
 # Values of the optional `guess_rules` key: rules the runtime checks a typed guess against, to
-# say why a word outside the allowed list is refused (lookup.guessing.GuessingGame._word).
+# say why a word outside the allowed list is refused (lookup.guessing.game.GuessingGame._word).
 GUESS_RULES = ("nerdle-equations",)
 
 
@@ -134,8 +134,8 @@ def read_source_list(path) -> list[str]:
     """The words of a list a game names, read strictly.
 
     An equation list (first line `# nerdle-equations ...`) is read by
-    lookup.equations.read_equation_list, which checks its header and count; any other list by
-    lookup.word_list.read_word_list.
+    lookup.guessing.equations.read_equation_list, which checks its header and count; any other list
+    by lookup.word_list.read_word_list.
     """
     path = require_file(path, str(path))
     with open(path, encoding="utf-8") as handle:

@@ -13,7 +13,7 @@ one row per allowed guess in guess-list order:
 | is_answer | bool | the guess is itself an answer |
 | lower_bound | int32 | 3N - k - 2[is_answer], k = non-green groups: no tree with it costs less |
 
-The figures come from lookup/splits.py, as the runtime's ranking does from matrix rows; the
+The figures come from lookup/guessing/splits.py, as the runtime's ranking does from matrix rows; the
 runtime does not read this file, which is for analysts (`wordpack opener` prints one row from
 the matrix).
 
@@ -27,9 +27,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from lookup.feedback import code_count, load_feedback
 from lookup.formats import OPENERS_FORMAT, OPENERS_VERSION
-from lookup.splits import opener_lower_bounds, split_figures
+from lookup.guessing.feedback import code_count, load_feedback
+from lookup.guessing.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 

@@ -1,9 +1,9 @@
 """Build a game's optimal decision tree (normal or hard mode) by exact search.
 
 Reads `<game>.feedback.npy` (with its header, word lists and `<game>.game.json`); writes
-`<game>.tree.msgpack` or, with --hard, `<game>.hard.tree.msgpack` (layout in lookup/tree.py),
-plus a `_<file>.build.json` note with the wall-clock search time (kept out of the artifact so
-that the artifact stays byte-identical across builds).
+`<game>.tree.msgpack` or, with --hard, `<game>.hard.tree.msgpack` (layout in
+lookup/guessing/tree.py), plus a `_<file>.build.json` note with the wall-clock search time (kept out
+of the artifact so that the artifact stays byte-identical across builds).
 
 Root: with an opener-proof table `<game>.proof.parquet` beside the matrix that covers every
 allowed guess in this mode (pipeline/prove_openers.py), its proven best opener, whose tree is
@@ -31,10 +31,10 @@ import numpy as np
 from tqdm import tqdm
 
 from lookup.errors import BadInput
-from lookup.feedback import code_count, load_feedback
 from lookup.formats import TREE_FORMAT, TREE_VERSION, sha256_file
-from lookup.guessing import load_descriptor
-from lookup.splits import opener_lower_bounds, split_figures
+from lookup.guessing.feedback import code_count, load_feedback
+from lookup.guessing.game import load_descriptor
+from lookup.guessing.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.build_feedback import encode_words
 from pipeline.proof_table import proven_opener, read_proof
@@ -45,7 +45,7 @@ from pipeline.search_tree import INFINITE, Searcher
 def opener_order(codes: np.ndarray, length: int, figures: dict | None = None) -> list[int]:
     """Guess indices by lower bound, then sum of squared group sizes, then list order.
 
-    `figures` are lookup.splits.split_figures of `codes` when the caller has them already.
+    `figures` are lookup.guessing.splits.split_figures of `codes` when the caller has them already.
     """
     if figures is None:
         figures = split_figures(codes, code_count(length))

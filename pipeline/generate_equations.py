@@ -1,8 +1,8 @@
 """Generate every Nerdle equation of one length: the answer list or the allowed-guess list.
 
-Builds an equation list (format: lookup/equations.py, docs/FORMATS.md) from the rules alone;
-there is no input file. The rules and the two kinds (answers: no lone 0 on the left; guesses:
-0 allowed as an operand) are stated once, in lookup/equations.py.
+Builds an equation list (format: lookup/guessing/equations.py, docs/FORMATS.md) from the rules
+alone; there is no input file. The rules and the two kinds (answers: no lone 0 on the left; guesses:
+0 allowed as an operand) are stated once, in lookup/guessing/equations.py.
 
 Usage:
     wordpack-build equations --length 8 --kind answers \
@@ -26,10 +26,10 @@ from fractions import Fraction
 from math import ceil, floor
 from pathlib import Path
 
-import lookup.equations as rules
-from lookup.equations import KINDS, format_header
+import lookup.guessing.equations as rules
 from lookup.errors import BadInput
 from lookup.formats import EQUATIONS_FORMAT, EQUATIONS_VERSION
+from lookup.guessing.equations import KINDS, format_header
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -42,7 +42,7 @@ def generate_equations(length: int, kind: str) -> list[str]:
 
     Args:
         length: number of symbols, MIN_LENGTH..MAX_LENGTH (Nerdle variants use 5 to 8).
-        kind: "answers" or "guesses" (see lookup/equations.py).
+        kind: "answers" or "guesses" (see lookup/guessing/equations.py).
 
     Returns:
         The sorted equations, e.g. ["1+1=2", ...] for length 5.

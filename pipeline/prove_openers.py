@@ -5,8 +5,8 @@ For one game and mode (normal, hard) every allowed guess gets a row of the opene
 
 - an incumbent comes first: the tree build's screening (pipeline/build_tree.py) of its candidate
   openers gives the best total found, `incumbent`; `beta = incumbent + margin + 1`;
-- bound screen: an opener whose lower bound 3N - k - 2[answer] (lookup/splits.py) is at least
-  `beta` is a `bound` row with that bound, no search needed;
+- bound screen: an opener whose lower bound 3N - k - 2[answer] (lookup/guessing/splits.py) is
+  at least `beta` is a `bound` row with that bound, no search needed;
 - every other opener is searched exactly with budget `beta` (pipeline/search_tree.py): a total
   below `beta` is `exact`, else the row is `bound` with total `beta` (the search proved the
   total is at least `beta`; the value it stopped at depends on what the memo held, `beta` does
@@ -40,10 +40,10 @@ import pyarrow.parquet as pq
 from tqdm import tqdm
 
 from lookup.errors import BadInput, WordpackError
-from lookup.feedback import code_count
 from lookup.formats import PROOF_FORMAT, PROOF_VERSION, sha256_file
-from lookup.guessing import load_descriptor
-from lookup.splits import opener_lower_bounds, split_figures
+from lookup.guessing.feedback import code_count
+from lookup.guessing.game import load_descriptor
+from lookup.guessing.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.build_tree import GameSearch, ScreenPool, histogram_of, opener_order
 from pipeline.proof_table import SCHEMA, read_proof, recipe_path

@@ -12,7 +12,7 @@ game's guess limit (Wordle: 6) bounds the depth: f_d(S) is the best cost with at
 guesses, infinite (INFINITE) when no tree fits; children get d - 1. The limit rarely binds in
 normal mode, but in hard mode the unlimited optimum for wordle-en needs 7 guesses somewhere.
 
-Lower bound (lookup.splits.tree_lower_bound, compiled here): a group T costs at least
+Lower bound (lookup.guessing.splits.tree_lower_bound, compiled here): a group T costs at least
 2|T| - 1 (one guess that is an answer of T and splits the rest into singletons), so a guess
 leaving k non-green groups costs at least n + sum (2|T| - 1) = 3n - k - 2[g in S]. The search
 is a depth-first branch and bound:
@@ -41,8 +41,8 @@ nodes). On wordle-nl refutations it scans an eighth of the cells: four random op
 groups are small (most guesses split them into singletons as far as the parent's bound can
 tell), so its probes scan in full.
 
-Hard mode (the rule of lookup.guessing.hard_mode_violation, compiled here as `_child_allowed`): a
-guess must keep every green letter in place and contain every green or yellow letter as often
+Hard mode (the rule of lookup.guessing.game.hard_mode_violation, compiled here as `_child_allowed`):
+a guess must keep every green letter in place and contain every green or yellow letter as often
 as the last feedback showed it (the original game's check against the last row; it implies
 every earlier row's check). The allowed set of a child is the parent's set
 filtered by the new feedback, and it is part of the memo key. Answers still possible are always
@@ -63,8 +63,8 @@ import numpy as np
 from numba import types
 from numba.typed import Dict
 
-from lookup.engine_numba import bit_count
-from lookup.splits import tree_lower_bound
+from lookup.crossword.engine_numba import bit_count
+from lookup.guessing.splits import tree_lower_bound
 
 # Memo value packing: value << 32 | (guess + 1) << 1 | exact. guess + 1 == 0 means "none".
 _EXACT = np.int64(1)
@@ -149,7 +149,7 @@ def _split(codes_row, S, ncodes, green):
 @numba.njit(cache=True)
 def _child_allowed(allowed, g, code, letters, counts, length, nletters):
     """Hard mode: the guesses of `allowed` that may follow guess g after it got `code`
-    (lookup.guessing's hard_mode_violation over letter indices; tests/test_tree.py checks that
+    (lookup.guessing.game's hard_mode_violation over letter indices; tests/test_tree.py checks that
     they agree). The rule's squares and letter counts depend on (g, code) only, so they are
     worked out once, and each guess costs a few comparisons.
     """
@@ -766,7 +766,8 @@ STAMP_ENTRIES = 1 << 16
 class Searcher:
     """Exact search state for one game and mode: the matrix, hash keys, memo and counters.
 
-    Answers must come first in the guess list (answer a is guess a), as lookup.guessing lays out.
+    Answers must come first in the guess list (answer a is guess a), as lookup.guessing.game lays
+    out.
     """
 
     def __init__(self, matrix: np.ndarray, letters: np.ndarray, nletters: int, hard: bool,

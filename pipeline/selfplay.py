@@ -11,10 +11,10 @@ The file (JSON, UTF-8, deterministic for a given lexicon, game, seed and count):
      "positions": [{"game", "turn", "player", "board", "rack", "bag", "scores", "move",
                     "score"}, ...],
      "results": [{"game", "scores", "turns", "plays", "points"}, ...]}
-`board` is the board text before the move (lookup/board.py), `rack` the player's tiles ("?" a
-blank), `bag` the tiles left in the bag in drawing order, `scores` both players' totals before
-the move, `move` and `score` what the bot played. Tests and bench/bench_crossword.py reuse the
-positions.
+`board` is the board text before the move (lookup/crossword/board.py), `rack` the player's tiles
+("?" a blank), `bag` the tiles left in the bag in drawing order, `scores` both players' totals
+before the move, `move` and `score` what the bot played. Tests and bench/bench_crossword.py reuse
+the positions.
 
 Usage: wordpack selfplay GAME --games N --seed S -o FILE
 """
@@ -22,7 +22,7 @@ Usage: wordpack selfplay GAME --games N --seed S -o FILE
 import json
 import random
 
-from lookup.crossword import BLANK_SYMBOL, CrosswordGame, Move
+from lookup.crossword.game import BLANK_SYMBOL, CrosswordGame, Move
 from lookup.formats import SELFPLAY_FIELDS, SELFPLAY_FORMAT, SELFPLAY_VERSION
 from lookup.headers import read_json_header
 from pipeline.atomic import atomic_output

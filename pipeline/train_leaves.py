@@ -1,8 +1,8 @@
 """Leave tables learned by iterated self-play (macondo's method), the games run on Dask.
 
-One iteration: the equity bot (lookup/equity.py EquityPlayer) plays itself with the previous
-iteration's table (the first iteration with every leave 0: the greedy bot plus exchanges). Every
-play or exchange made with tiles in the bag logs the full rack it was made from and the move's
+One iteration: the equity bot (lookup/play/players.py EquityPlayer) plays itself with the
+previous iteration's table (the first iteration with every leave 0: the greedy bot plus exchanges).
+Every play or exchange made with tiles in the bag logs the full rack it was made from and the move's
 equity. A leave's raw value is the mean equity of the logged racks that contain it (each
 distinct sub-multiset of a rack counts once) minus the mean equity of all logged moves. Thin
 leaves are smoothed toward a prior from their one-tile-smaller neighbours: a leave L of n tiles
@@ -29,16 +29,10 @@ from pathlib import Path
 import msgpack
 import numpy as np
 
-from lookup.crossword_rules import load_rules
+from lookup.crossword.leaves import LeaveValues, leave_keys, read_leaves
+from lookup.crossword.rules import load_rules
+from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 from lookup.formats import LEAVES_FORMAT, LEAVES_SCALE, LEAVES_VERSION
-from lookup.leaves import (
-    EMPTY_LEAVE,
-    LEAVE_DIGIT,
-    LeaveValues,
-    leave_keys,
-    read_leaves,
-    tile_counts,
-)
 from pipeline.atomic import atomic_output
 
 SMOOTHING = 50
@@ -51,8 +45,8 @@ ITERATION_STRIDE = 10**7
 def _worker_engine(game_id: str, artifacts: str, compiled: bool | None):
     """The game's engine in a worker process (loaded once per process)."""
     os.environ["WORDPACK_ARTIFACTS"] = artifacts
-    from lookup.crossword import crossword_game
-    from lookup.engine import move_engine
+    from lookup.crossword.engine import move_engine
+    from lookup.crossword.game import crossword_game
 
     return move_engine(crossword_game(game_id), compiled)
 
@@ -61,11 +55,11 @@ def _worker_engine(game_id: str, artifacts: str, compiled: bool | None):
 def _worker_model(game_id: str, artifacts: str, table: str | None):
     """The leave table a worker plays with (all zeros when `table` is None)."""
     os.environ["WORDPACK_ARTIFACTS"] = artifacts
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import crossword_game
 
     rules = crossword_game(game_id).rules
     if table is None:
-        return LeaveValues(rules, np.zeros(len(leave_keys(tile_counts(rules),
+        return LeaveValues(rules, np.zeros(len(leave_keys(rules.tiles.counts,
                                                           rules.rack_size - 1))))
     return read_leaves(table, rules)
 
@@ -73,13 +67,13 @@ def _worker_model(game_id: str, artifacts: str, table: str | None):
 def play_chunk(game_id: str, artifacts: str, table: str | None, first_seed: int,
                games: int, compiled: bool | None = None) -> dict:
     """Self-play `games` games from `first_seed` on; the racks and equities they log
-    (`compiled`: the engine's path, lookup/engine.py move_engine).
+    (`compiled`: the engine's path, lookup/crossword/engine.py move_engine).
 
     Returns:
         {"racks": int64 rack keys, "equities": float32, "games", "turns", "points"}.
     """
-    from lookup.equity import EquityPlayer
-    from lookup.game_engine import play_game
+    from lookup.play.game import play_game
+    from lookup.play.players import EquityPlayer
 
     engine = _worker_engine(game_id, artifacts, compiled)
     log: list = []
@@ -162,7 +156,7 @@ def write_leaves(path, table: LeaveValues, recipe: dict) -> None:
     if np.abs(scaled).max(initial=0) > limit:
         raise ValueError(f"a leave value beyond +-{limit / LEAVES_SCALE:.0f} points")
     header = {"format": LEAVES_FORMAT, "version": LEAVES_VERSION, "game": rules.id,
-              "alphabet": rules.alphabet, "counts": tile_counts(rules),
+              "alphabet": rules.alphabet, "counts": rules.tiles.counts,
               "max_tiles": table.max_tiles, "leaves": len(table), "scale": LEAVES_SCALE,
               "recipe": recipe}
     data = msgpack.packb([header, scaled.astype("<i2").tobytes()], use_bin_type=True)
@@ -217,7 +211,7 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
     run_dir = Path(run_dir)
     artifacts = str(Path(artifacts).resolve())
     max_tiles = rules.rack_size - 1
-    keys = leave_keys(tile_counts(rules), max_tiles)
+    keys = leave_keys(rules.tiles.counts, max_tiles)
     history = []
     table = None
     client = None

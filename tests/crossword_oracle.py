@@ -3,7 +3,7 @@
 `brute_force_moves` tries every line, every start, every length and every word of that length
 that fits the line, checks all cross words against the word set and scores each placement with
 `reference_score`, which is written from the rules in docs/GAMES.md and shares no code with
-lookup/scoring.py. Boards are plain lists of rows of (letter, is_blank) or None.
+lookup/crossword/scoring.py. Boards are plain lists of rows of (letter, is_blank) or None.
 """
 
 from collections import Counter

@@ -11,10 +11,10 @@ import tomllib
 from pathlib import Path
 
 from crossword_oracle import WordIndex
-from lookup.crossword import CrosswordGame
+from lookup.crossword.game import CrosswordGame
+from lookup.crossword.movegen import gaddag_tables
 from lookup.formats import INDEX_SUFFIX
 from lookup.gaddag import load_gaddag
-from lookup.movegen import gaddag_tables
 from pipeline.build_crossword import read_rules
 from pipeline.build_dawg import write_graph_files
 from pipeline.build_gaddag import gaddag_bytes
@@ -71,9 +71,16 @@ def rules(game: str):
 
 
 @functools.lru_cache(maxsize=None)
-def fixture_game(game: str) -> CrosswordGame:
-    """The game with its real rules and the fixture lexicon of its language."""
-    return CrosswordGame(rules(game), fixture_tables(rules(game).lexicon))
+def fixture_game(game: str, compiled: bool | None = None) -> CrosswordGame:
+    """The game with its real rules and the fixture lexicon of its language; `compiled` picks
+    its move path (CrosswordGame's argument).
+    """
+    return CrosswordGame(rules(game), fixture_tables(rules(game).lexicon), compiled)
+
+
+def generator_twin(cw: CrosswordGame) -> CrosswordGame:
+    """The same game on the pure-Python move generator (lookup/crossword/movegen.py)."""
+    return CrosswordGame(cw.rules, cw.tables(), compiled=False)
 
 
 def game_with_words(game: str, words, name: str) -> CrosswordGame:

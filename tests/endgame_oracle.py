@@ -1,13 +1,13 @@
 """Plain minimax over endgames: every line to the end, no pruning, no bounds, no move order.
 
-Written apart from lookup/endgame.py on Boards, Moves and rack text (engine.plays lists the
-plays), so the two share only the move list and the rules. Passes make the plain tree grow
+Written apart from lookup/crossword/endgame.py on Boards, Moves and rack text (engine.plays lists
+the plays), so the two share only the move list and the rules. Passes make the plain tree grow
 fast (up to scoreless_turns_end - 1 of them in a row between plays), so a caller may pass a
 `memo`: the exact value of each whole state (board, both racks, side, scoreless turns), and
 the plays of each board and rack, which changes no value, only how often one is computed.
 """
 
-from lookup.crossword import BLANK_SYMBOL, Move
+from lookup.crossword.game import BLANK_SYMBOL, Move
 
 PASS = Move("pass")
 

@@ -17,7 +17,7 @@ Usage: WORDPACK_ARTIFACTS=artifacts python tests/golden_moves.py
 from pathlib import Path
 
 from crossword_support import GAMES, blank_variant, selfplay_positions
-from lookup.crossword import crossword_game
+from lookup.crossword.game import crossword_game
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "crossword-moves.txt"
 GOLDEN_TOP = 20

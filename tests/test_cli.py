@@ -1,5 +1,6 @@
 """Both commands on bad invocations (usage errors exit 2, wordpack errors exit 1, never a
-traceback), and `wordpack play` going on to the depth of the stored tree."""
+traceback), `wordpack --help` listing the commands by area, and `wordpack play` going on to the
+depth of the stored tree."""
 
 import subprocess
 import sys
@@ -38,6 +39,12 @@ QUERY_USAGE_ERRORS = [
     (["check", "enable"], "the following arguments are required: words"),
     (["anagram", "enable", "a", "b", "c"], "unrecognized arguments: b c"),
     (["match", "enable"], "the following arguments are required: pattern"),
+    (["match", "scrabble-en"], "required: pattern (scrabble-en is a crossword game: for a bot "
+                               "match use `wordpack bots scrabble-en --a BOT --b BOT ...`)"),
+    (["bots"], "the following arguments are required: game"),
+    (["bots", "nope"], "unknown crossword game 'nope'"),
+    (["bots", "scrabble-en", "--pairs", "0"], "--pairs: must be at least 1, not 0"),
+    (["bots", "scrabble-en", "--seed", "-1"], "--seed: must be at least 0, not -1"),
     (["unscramble", "enable", "abc", "--min-len", "0"], "--min-len: must be at least 1, not 0"),
     (["unscramble", "enable", "abc", "--min-len", "two"], "'two' is not a whole number"),
     (["unscramble", "enable", "abc", "--game", "monopoly"], "unknown crossword game 'monopoly'"),
@@ -81,6 +88,62 @@ def test_query_usage_errors(artifacts, args, message):
     assert usage.startswith("usage: wordpack") and error.startswith("wordpack")
     assert ": error: " in error and message in error, result.stderr
     assert result.stdout == "" and "Traceback" not in result.stderr
+
+
+# The headings of `wordpack --help`, in order, each with its commands in order.
+HELP_GROUPS = {
+    "lexicon queries": ["check", "anagram", "unscramble", "match"],
+    "guessing games": ["solve", "play", "opener", "tree"],
+    "crossword games": ["moves", "leave", "sim", "endgame", "bots"],
+    "site and files": ["info", "serve"],
+}
+
+
+def test_help_lists_every_command_once_under_its_heading(tmp_path):
+    from lookup.cli import build_parser
+
+    result = run("lookup", tmp_path, "--help")
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+    assert result.stdout.startswith("usage: wordpack [-h] COMMAND ...\n")
+    listed, heading = {}, None  # heading -> the names under it
+    for line in result.stdout.splitlines():
+        if line and not line.startswith(" "):  # a heading, or the usage and description
+            heading = line.removesuffix(":") if line.endswith(":") else None
+            if heading is not None:
+                listed[heading] = []
+        elif heading is not None and line.startswith("  ") and not line.startswith("   "):
+            listed[heading].append(line.split()[0])  # a name, not a wrapped help line
+    assert list(listed) == ["options", *HELP_GROUPS]
+    assert {title: listed[title] for title in HELP_GROUPS} == HELP_GROUPS
+    # Every command the parser knows, each once; nothing else under a group heading.
+    commands = [name for title in HELP_GROUPS for name in listed[title]]
+    assert sorted(commands) == sorted(set(commands)) == sorted(build_parser().commands)
+    match_line = next(line for line in result.stdout.splitlines() if line.startswith("  match "))
+    assert match_line.split(None, 1)[1] == "Words matching a pattern"  # no bot match any more
+
+
+@pytest.mark.parametrize("args", [["match"], ["bots"], ["moves"]])
+def test_command_help_is_its_own(tmp_path, args):
+    result = run("lookup", tmp_path, *args, "--help")
+    assert result.returncode == 0 and result.stderr == ""
+    assert result.stdout.startswith(f"usage: wordpack {args[0]} [-h]")
+    assert "lexicon queries:" not in result.stdout
+
+
+def test_match_without_a_pattern_names_the_bots_command(artifacts):
+    """`wordpack match GAME` was the bot match: one usage line, then one line naming `bots`."""
+    result = run("lookup", artifacts, "match", "scrabble-en")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "usage: wordpack match [-h] [--json] lexicon pattern",
+        "wordpack match: error: the following arguments are required: pattern (scrabble-en is a "
+        "crossword game: for a bot match use `wordpack bots scrabble-en --a BOT --b BOT ...`)"]
+    # A lexicon, or a name that is no built game, gets argparse's usual line.
+    for name in ("enable", "nope"):
+        result = run("lookup", artifacts, "match", name)
+        assert result.returncode == 2
+        assert result.stderr.splitlines()[-1] == \
+            "wordpack match: error: the following arguments are required: pattern"
 
 
 @pytest.mark.parametrize("args, message", BUILD_USAGE_ERRORS)
@@ -143,8 +206,8 @@ def _guesses_to(game, answer):
 @pytest.mark.parametrize("game_id, depth", [("wordle-de", 7), ("wordle-nl", 7)])
 def test_play_follows_a_real_hard_tree_to_its_depth(game_id, depth, monkeypatch):
     import lookup
-    from lookup.feedback import all_green
-    from lookup.tree import load_tree
+    from lookup.guessing.feedback import all_green
+    from lookup.guessing.tree import load_tree
 
     monkeypatch.setenv("WORDPACK_ARTIFACTS", str(artifacts_dir()))
     game = lookup.guessing_game(game_id)

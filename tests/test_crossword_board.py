@@ -1,4 +1,4 @@
-"""Boards, racks, validation, rendering and the move objects of lookup.crossword."""
+"""Boards, racks, validation, rendering and the move objects of lookup.crossword.game."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""`wordpack-build crossword`, `wordpack moves` and `wordpack-build selfplay` on fixture
-artifacts, and the Makefile rule that builds the rules artifacts."""
+"""`wordpack-build crossword`, `wordpack moves`, `wordpack bots` and `wordpack-build selfplay`
+on fixture artifacts, and the Makefile rule that builds the rules artifacts."""
 
 import json
 import subprocess
@@ -93,6 +93,35 @@ def test_missing_lexicon_names_the_make_target(tmp_path):
     result = wordpack(built, "moves", "wordfeud-nl", "--board", "-", "--rack", "a", stdin=BOARD)
     assert result.returncode == 1
     assert "make artifacts/lexicons/opentaal.gaddag" in result.stderr
+
+
+def test_bots_play_a_match(artifacts):
+    """Greedy against greedy: the two games of a mirrored pair are one game with the seats
+    swapped, so A wins exactly as often as it loses and the spread is 0."""
+    args = ["bots", "scrabble-en", "--a", "greedy", "--b", "greedy", "--pairs", "2", "--seed",
+            "1"]
+    result = wordpack(artifacts, *args)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "scrabble-en: greedy (A) against greedy (B), 2 mirrored pairs, seed 1"
+    assert lines[1].startswith("A wins ") and "win rate 50.0 %" in lines[1]
+    assert lines[2].startswith("mean spread +0.0 points per game; points per move: A ")
+    assert result.stderr.splitlines()[-1] == "2/2 pairs: greedy wins 50.0 %, spread +0.0"
+    result = wordpack(artifacts, *args, "--json")
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert {key: summary[key] for key in ("game", "a", "b", "pairs", "seed")} == \
+        {"game": "scrabble-en", "a": "greedy", "b": "greedy", "pairs": 2, "seed": 1}
+    assert summary["wins"] == summary["losses"] and \
+        summary["wins"] + summary["draws"] + summary["losses"] == 4
+    assert (summary["win_rate"], summary["mean_spread"]) == (0.5, 0.0)
+    assert summary["points_per_move"][0] == summary["points_per_move"][1] > 0
+
+
+def test_bots_unknown_bot_is_one_line(artifacts):
+    result = wordpack(artifacts, "bots", "scrabble-en", "--a", "smart", "--pairs", "1")
+    assert result.returncode == 1
+    assert result.stderr == "error: unknown bot 'smart'; the bots are greedy, equity, tile, sim\n"
 
 
 def test_selfplay_is_deterministic(artifacts, tmp_path):

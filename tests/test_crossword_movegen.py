@@ -7,18 +7,29 @@ from hypothesis import strategies as st
 
 from conftest import full_artifact
 from crossword_oracle import WordIndex, brute_force_moves, generated, grid_of
-from crossword_support import GAMES, cases, fixture_game, fixture_index, lexicon_alphabet
+from crossword_support import (
+    GAMES,
+    cases,
+    fixture_game,
+    fixture_index,
+    generator_twin,
+    lexicon_alphabet,
+)
 from pipeline.selfplay import full_bag
 
 
 def agree(cw, index, board, rack, label):
-    moves = cw.moves(board, rack)
-    plays = [m for m in moves if m.kind == "play"]
-    found = generated(plays)
-    assert len(found) == len(plays), f"{label}: a placement came out twice"
+    """moves() on both move paths (the engine when numba is installed, and the pure-Python
+    generator) equals the brute force.
+    """
     expected = brute_force_moves(cw.rules, grid_of(board), rack, index)
-    assert found == expected, (f"{label} rack {rack!r}: missing {sorted(expected - found)[:5]}, "
-                               f"extra {sorted(found - expected)[:5]}")
+    for path in (cw, generator_twin(cw)):
+        plays = [m for m in path.moves(board, rack) if m.kind == "play"]
+        found = generated(plays)
+        assert len(found) == len(plays), f"{label}: a placement came out twice"
+        assert found == expected, (f"{label} rack {rack!r}: missing "
+                                   f"{sorted(expected - found)[:5]}, extra "
+                                   f"{sorted(found - expected)[:5]}")
     return plays
 
 
@@ -51,8 +62,9 @@ def test_top_is_the_head_of_the_full_list(game):
     for _number, board, rack in cases(cw, game, count=12, step=17):
         everything = [m.key() + (m.score,) for m in cw.moves(board, rack)]
         for top in (1, 3, 10, 50):
-            assert [m.key() + (m.score,) for m in cw.moves(board, rack, top=top)] == \
-                everything[:top]
+            for path in (cw, generator_twin(cw)):
+                assert [m.key() + (m.score,) for m in path.moves(board, rack, top=top)] == \
+                    everything[:top]
 
 
 def test_one_tile_placements_are_listed_once():
@@ -86,7 +98,7 @@ def test_random_racks(position, data):
 @pytest.mark.full
 @pytest.mark.parametrize("game", GAMES)
 def test_real_lexicons(game):
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import crossword_game
 
     cw = crossword_game(game)
     words = full_artifact(f"lexicons/{cw.rules.lexicon}.txt").read_text(encoding="utf-8").split()

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from crossword_support import GAMES, REPO, rules
-from lookup.crossword_rules import load_rules, rules_from_dict
+from lookup.crossword.rules import load_rules, rules_from_dict
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnsupportedFormat
 from pipeline.build_crossword import build_crossword, read_rules, rules_json
 
@@ -202,7 +202,7 @@ def test_reader_refuses_bad_artifacts(tmp_path):
 
 
 def test_crossword_game_names(tmp_path, monkeypatch):
-    from lookup.crossword import crossword_game, crossword_games
+    from lookup.crossword.game import crossword_game, crossword_games
     from lookup.errors import ArtifactMissing, UnknownName
 
     monkeypatch.setenv("WORDPACK_ARTIFACTS", os.fspath(tmp_path))

@@ -1,5 +1,5 @@
-"""The endgame solver (lookup/endgame.py): hand-checked positions pin exact values and lines;
-on endgames from self-play it equals plain minimax (tests/endgame_oracle.py), its line is
+"""The endgame solver (lookup/crossword/endgame.py): hand-checked positions pin exact values and
+lines; on endgames from self-play it equals plain minimax (tests/endgame_oracle.py), its line is
 worth its value, and a depth-limited search agrees once deep enough; bad input is one line.
 
 The fast suite runs the pure-Python engine on fixture lexicons, over the committed self-play
@@ -15,10 +15,9 @@ import pytest
 
 from crossword_support import GAMES, fixture_game, game_with_words, selfplay_positions
 from endgame_oracle import line_value, minimax
-from lookup.endgame import EndgameSearch, solve_endgame
-from lookup.engine import MoveEngine, move_engine
+from lookup.crossword.endgame import EndgameSearch, solve_endgame
+from lookup.crossword.engine import MoveEngine, move_engine
 from lookup.errors import BadInput
-from lookup.simulate import unseen_tiles
 
 FULL_ENDGAMES = 300
 FULL_TILES = 5
@@ -93,7 +92,8 @@ def fixture_endgames(game, count):
         position = positions[len(found) % len(positions)]
         board = cw.parse_board(position["board"])
         rack = position["rack"].replace("?", "")
-        other = unseen_tiles(cw, board, position["rack"]).replace("?", "")
+        other = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(position["rack"])))
+        other = other.replace("?", "")
         if rack and other:
             found.append((board, cut(rng, rack, 2), cut(rng, other, 2)))
     return found
@@ -178,7 +178,8 @@ def greedy_endgames(engine, count: int, most: int = 3, total: int = FULL_TILES):
     """Endgames of greedy self-play (seeds 0, 1, ...): every turn with the bag empty where
     both racks hold at most `most` tiles and `total` together, with its scoreless-turn
     count."""
-    from lookup.game_engine import Game, greedy_player
+    from lookup.play.game import Game
+    from lookup.play.players import greedy_player
 
     found = []
     seed = 0
@@ -201,7 +202,7 @@ def greedy_endgames(engine, count: int, most: int = 3, total: int = FULL_TILES):
 @pytest.mark.full
 @pytest.mark.parametrize("game", GAMES)
 def test_solver_equals_plain_minimax_on_real_self_play_endgames(game):
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import crossword_game
 
     engine = move_engine(crossword_game(game))
     for board, rack, other, scoreless in greedy_endgames(engine, FULL_ENDGAMES):

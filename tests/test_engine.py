@@ -1,5 +1,5 @@
-"""The move engine (lookup/engine.py) against CrosswordGame.moves: the same plays, in the same
-order, with the same scores and blanks; its best play equals moves(top=1); with a leave
+"""The move engine (lookup/crossword/engine.py) against CrosswordGame.moves: the same plays, in the
+same order, with the same scores and blanks; its best play equals moves(top=1); with a leave
 table, its best play is the best of every play by score + leave value.
 
 The fast suite runs the pure-Python kernel on the fixture lexicons; @pytest.mark.full runs
@@ -18,16 +18,19 @@ from crossword_support import (
     cases,
     fixture_game,
     game_with_words,
+    generator_twin,
     selfplay_positions,
 )
-from lookup.engine import MoveEngine, move_engine, numba_available
-from lookup.engine_kernel import R_LEAVE, leave_slot
-from lookup.equity import sub_leaves
-from lookup.leaves import key_of_codes
+from lookup.crossword.engine import MoveEngine, move_engine, numba_available
+from lookup.crossword.engine_kernel import R_LEAVE, leave_slot
+from lookup.crossword.equity import sub_leaves
+from lookup.crossword.tiles import key_of_codes
 
 
 def same_plays(cw, engine, board, rack, label):
-    expected = [(m.key(), m.score) for m in cw.moves(board, rack) if m.kind == "play"]
+    """The engine lists what the pure-Python move generator lists, in the same order."""
+    generator = generator_twin(cw)
+    expected = [(m.key(), m.score) for m in generator.moves(board, rack) if m.kind == "play"]
     found = [(m.key(), m.score) for m in engine.plays(board, rack)]
     assert found == expected, f"{label} rack {rack!r}: {len(found)} plays, expected " \
                               f"{len(expected)}"
@@ -104,9 +107,9 @@ def test_every_record_carries_its_leave_key():
 
 
 def test_without_numba_the_engine_runs_pure_python(monkeypatch):
-    import lookup.engine
+    import lookup.crossword.engine
 
-    monkeypatch.setattr(lookup.engine, "numba_available", lambda: False)
+    monkeypatch.setattr(lookup.crossword.engine, "numba_available", lambda: False)
     engine = MoveEngine(fixture_game("wordfeud-en"))
     assert not engine.compiled
     assert engine.best(fixture_game("wordfeud-en").empty_board(), "ax").notation() == \
@@ -170,7 +173,7 @@ FIXTURE_CASES = {"scrabble-en": 358, "wordfeud-en": 316, "wordfeud-nl": 320, "er
 @pytest.mark.parametrize("game", GAMES)
 def test_compiled_engine_equals_moves_on_every_position(game):
     pytest.importorskip("numba")
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import crossword_game
 
     cw = crossword_game(game)
     engine = move_engine(cw, compiled=True)

@@ -1,8 +1,8 @@
 """Nerdle equations: generator and validator against a slow, independent reference.
 
 The reference (`reference_*` below) shares no code with pipeline/generate_equations.py or
-lookup/equations.py: it matches the grammar with a regular expression and evaluates LEFT with
-Python's own operator precedence on Fractions (`eval`), so only the rules are in common.
+lookup/guessing/equations.py: it matches the grammar with a regular expression and evaluates LEFT
+with Python's own operator precedence on Fractions (`eval`), so only the rules are in common.
 """
 
 import ast
@@ -18,7 +18,13 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from lookup.equations import (
+from lookup.errors import (
+    ArtifactMissing,
+    BadInput,
+    CorruptArtifact,
+    UnsupportedFormat,
+)
+from lookup.guessing.equations import (
     evaluate_left,
     format_header,
     is_valid_answer,
@@ -26,12 +32,6 @@ from lookup.equations import (
     parse_header,
     read_equation_list,
     validate_equation,
-)
-from lookup.errors import (
-    ArtifactMissing,
-    BadInput,
-    CorruptArtifact,
-    UnsupportedFormat,
 )
 from pipeline.build_game import load_config
 from pipeline.generate_equations import generate_equations, write_equation_list
@@ -371,7 +371,7 @@ def test_evaluate_left_agrees_with_reference(left):
 
 
 def test_runtime_module_imports_only_the_standard_library():
-    tree = ast.parse((REPO / "lookup" / "equations.py").read_text())
+    tree = ast.parse((REPO / "lookup" / "guessing" / "equations.py").read_text())
     imported = {
         node.module if isinstance(node, ast.ImportFrom) else alias.name
         for node in ast.walk(tree)
@@ -399,7 +399,7 @@ def test_write_and_read_list(tmp_path, monkeypatch):
     sidecar = tmp_path / "sources" / "_nerdle-micro-answers.txt.meta.json"
     meta = sidecar.read_text()
     assert '"path": "pipeline/generate_equations.py"' in meta
-    assert '"path": "lookup/equations.py"' in meta
+    assert '"path": "lookup/guessing/equations.py"' in meta
     assert sorted(p.name for p in path.parent.iterdir()) == [sidecar.name, path.name]
 
 

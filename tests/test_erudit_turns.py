@@ -1,6 +1,6 @@
-"""Erudit multi-word turns (lookup/turn.py, lookup/turn_search.py): the full search against
-an independent brute force over sequences of single-line placements (tests/crossword_oracle.py),
-the rules of a turn, its score, and bad input."""
+"""Erudit multi-word turns (lookup/crossword/turn.py, lookup/crossword/turn_search.py): the full
+search against an independent brute force over sequences of single-line placements
+(tests/crossword_oracle.py), the rules of a turn, its score, and bad input."""
 
 import functools
 import random
@@ -15,9 +15,8 @@ from crossword_support import (
     rules,
     selfplay_positions,
 )
-from lookup.crossword import CrosswordGame
+from lookup.crossword.game import CrosswordGame
 from lookup.errors import BadInput
-from lookup.turn_search import line_step
 from pipeline.selfplay import play_game
 
 GAME = "erudit-ru"
@@ -79,8 +78,8 @@ def test_the_score_bound_changes_no_top_turn():
     pruned = dict.fromkeys(PRUNED_STATES, 0)
     for number, position in enumerate(selfplay_positions(GAME)[:BOUND_POSITIONS]):
         board = cw.parse_board(position["board"])
-        letters, blanks = cw.parse_rack(position["rack"][:5], board)
-        search = cw._turn_search(board, letters, blanks, None)
+        rack = cw.rack_codes(position["rack"][:5], board)
+        search = cw._turn_search(board, rack, None)
         everything = turn_list(search.ranked())
         for top in PRUNED_STATES:
             assert turn_list(search.ranked(top)) == everything[:top], f"position {number}"
@@ -93,19 +92,26 @@ def test_the_compiled_step_and_the_move_generator_find_the_same_turns():
     cw = fixture_game(GAME)
     for number, position in enumerate(selfplay_positions(GAME)[:40]):
         board = cw.parse_board(position["board"])
-        letters, blanks = cw.parse_rack(position["rack"][:4], board)
-        compiled, plain = (cw._turn_search(board, letters, blanks, None, compiled=flag)
+        rack = cw.rack_codes(position["rack"][:4], board)
+        compiled, plain = (cw._turn_search(board, rack, None, compiled=flag)
                            for flag in (True, False))
         assert turn_list(compiled.ranked()) == turn_list(plain.ranked()), f"position {number}"
         assert turn_list([compiled.greedy()]) == turn_list([plain.greedy()])
 
 
-def test_without_numba_the_step_is_the_move_generator(monkeypatch):
-    import lookup.engine
+def test_without_numba_moves_and_turns_come_from_the_move_generator(monkeypatch):
+    import lookup.crossword.game
 
     cw = fixture_game(GAME)
-    monkeypatch.setattr(lookup.engine, "numba_available", lambda: False)
-    assert line_step(cw) == cw.line_plays
+    board = cw.parse_board(selfplay_positions(GAME)[5]["board"])
+    expected = [repr(m) for m in cw.moves(board, "корова", top=5)]
+    monkeypatch.setattr(lookup.crossword.game, "numba_available", lambda: False)
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("the move engine was asked for without numba")
+
+    monkeypatch.setattr(lookup.crossword.game, "move_engine", no_engine)
+    assert [repr(m) for m in cw.moves(board, "корова", top=5)] == expected
 
 
 def kot_game(*words):
@@ -208,7 +214,7 @@ def test_line_games_keep_the_single_line_rule():
 
 @functools.lru_cache(maxsize=None)
 def real_game():
-    from lookup.game_lexicon import lexicon_tables
+    from lookup.crossword.lexicon import lexicon_tables
     from lookup.paths import artifacts_dir
 
     path = artifacts_dir() / "lexicons" / "opencorpora-nouns.gaddag"
@@ -234,8 +240,8 @@ def test_the_score_bound_changes_no_best_turn_on_real_positions():
     checked = pruned = 0
     for position in selfplay_positions(GAME)[10::3][:60]:
         board = cw.parse_board(position["board"])
-        letters, blanks = cw.parse_rack(position["rack"][:6], board)
-        search = cw._turn_search(board, letters, blanks, None)
+        rack = cw.rack_codes(position["rack"][:6], board)
+        search = cw._turn_search(board, rack, None)
         everything = turn_list(search.ranked())
         for top in (1, 5):
             assert turn_list(search.ranked(top)) == everything[:top]

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnsupportedFormat
-from lookup.feedback import (
+from lookup.guessing.feedback import (
     code_dtype,
     code_to_digits,
     digits_to_code,

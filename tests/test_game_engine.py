@@ -1,4 +1,4 @@
-"""Whole games (lookup/game_engine.py): the end of the game and its rack adjustments, checked
+"""Whole games (lookup/play/game.py): the end of the game and its rack adjustments, checked
 by hand for each game; exchanges only when the bag allows; seeded, mirrored games. The
 fast suite plays on the fixture lexicons with the pure-Python engine; @pytest.mark.full
 replays the first committed self-play game of every game move for move."""
@@ -6,10 +6,11 @@ replays the first committed self-play game of every game move for move."""
 import pytest
 
 from crossword_support import GAMES, fixture_game, selfplay_positions
-from lookup.crossword import Move
-from lookup.engine import MoveEngine, move_engine
+from lookup.crossword.engine import MoveEngine, move_engine
+from lookup.crossword.game import Move
 from lookup.errors import BadInput
-from lookup.game_engine import Game, greedy_player, mirrored_pair, play_game
+from lookup.play.game import Game, mirrored_pair, play_game
+from lookup.play.players import greedy_player
 
 
 def engine_of(game):
@@ -126,7 +127,7 @@ def test_mirrored_pair_deals_the_same_tiles_to_the_other_seat():
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "erudit-ru"])
 def test_greedy_games_replay_the_committed_self_play(game):
     pytest.importorskip("numba")
-    from lookup.crossword import crossword_game
+    from lookup.crossword.game import crossword_game
 
     engine = move_engine(crossword_game(game), compiled=True)
     result = Game(engine, [greedy_player, greedy_player], seed=2024, record=True,

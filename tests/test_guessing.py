@@ -12,14 +12,14 @@ from hypothesis import strategies as st
 
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import ArtifactMissing, BadInput, CorruptArtifact, UnknownName
-from lookup.feedback import all_green, code_to_digits, feedback_reference, load_feedback
-from lookup.guessing import (
+from lookup.guessing.feedback import all_green, code_to_digits, feedback_reference, load_feedback
+from lookup.guessing.game import (
     guessing_game,
     guessing_game_names,
     hard_mode_violation,
     parse_feedback,
 )
-from lookup.splits import group_sizes_by_counting, group_sizes_by_sorting
+from lookup.guessing.splits import group_sizes_by_counting, group_sizes_by_sorting
 
 GAMES = FIXTURES / "guessing"
 CONFIG = GAMES / "guessing.toml"

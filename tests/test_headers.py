@@ -7,13 +7,13 @@ import msgpack
 import pytest
 
 from conftest import FIXTURES
-from lookup.equations import read_equation_list
 from lookup.errors import CorruptArtifact, UnsupportedFormat
-from lookup.feedback import load_feedback
 from lookup.formats import TREE_FORMAT, TREE_VERSION
-from lookup.guessing import guessing_game_names, load_descriptor
+from lookup.guessing.equations import read_equation_list
+from lookup.guessing.feedback import load_feedback
+from lookup.guessing.game import guessing_game_names, load_descriptor
+from lookup.guessing.tree import load_tree
 from lookup.headers import check_header
-from lookup.tree import load_tree
 from pipeline.build_feedback import build_feedback
 from pipeline.build_game import build_game, build_index
 from pipeline.generate_equations import write_equation_list

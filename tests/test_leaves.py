@@ -1,5 +1,5 @@
-"""Leave tables (lookup/leaves.py, written by pipeline/train_leaves.py): every leave of every
-game, the file round trip, the reader against a plain dict, bad input and bad files, and the
+"""Leave tables (lookup/crossword/leaves.py, written by pipeline/train_leaves.py): every leave of
+every game, the file round trip, the reader against a plain dict, bad input and bad files, and the
 learning arithmetic on hand-made racks. @pytest.mark.full checks the built tables."""
 
 import random
@@ -10,16 +10,10 @@ import pytest
 
 from conftest import full_artifact
 from crossword_support import GAMES, TRAINED_GAMES, rules
-from lookup.crossword_rules import load_rules
+from lookup.crossword.leaves import LeaveValues, leave_keys, read_leaves
+from lookup.crossword.rules import load_rules
+from lookup.crossword.tiles import codes_of_key, key_of_codes
 from lookup.errors import BadInput, CorruptArtifact
-from lookup.leaves import (
-    LeaveValues,
-    codes_of_key,
-    key_of_codes,
-    leave_keys,
-    read_leaves,
-    tile_counts,
-)
 from pipeline.train_leaves import leave_statistics, smoothed_values, write_leaves
 
 # Leaves of 1-6 tiles, blanks included (the counts of macondo's and our own enumeration).
@@ -30,7 +24,7 @@ LEAVES = {"scrabble-en": 914_624, "wordfeud-en": 918_188, "wordfeud-nl": 972_627
 @pytest.mark.parametrize("game", GAMES)
 def test_every_leave_of_every_game(game):
     r = rules(game)
-    keys = leave_keys(tile_counts(r), r.rack_size - 1)
+    keys = leave_keys(r.tiles.counts, r.rack_size - 1)
     assert len(keys) == LEAVES[game]
     assert (np.diff(keys) > 0).all()
 
@@ -48,7 +42,7 @@ def table_of(game, seed=3):
     """A table of the game with quarter-point values drawn at random."""
     r = rules(game)
     rng = np.random.default_rng(seed)
-    count = len(leave_keys(tile_counts(r), r.rack_size - 1))
+    count = len(leave_keys(r.tiles.counts, r.rack_size - 1))
     return LeaveValues(r, rng.integers(-160, 160, count) / 4)
 
 
@@ -76,7 +70,7 @@ def test_reader_equals_a_plain_dict_over_every_leave(tmp_path):
 
 def test_values_are_stored_to_a_256th_of_a_point(tmp_path):
     r = rules("wordfeud-en")
-    values = np.zeros(len(leave_keys(tile_counts(r), 6)))
+    values = np.zeros(len(leave_keys(r.tiles.counts, 6)))
     values[:3] = [1 / 3, -45.126, 127.99]
     write_leaves(tmp_path / "t.leaves", LeaveValues(r, values), {})
     read = read_leaves(tmp_path / "t.leaves", r)
@@ -84,7 +78,7 @@ def test_values_are_stored_to_a_256th_of_a_point(tmp_path):
 
 
 @pytest.mark.parametrize("tiles, message", [
-    ("?s1", "leave tile '1' is not a tile of scrabble-en"),
+    ("?s1", "leave tile '1' is not a letter of scrabble-en"),
     ("abcdefg", "leave 'abcdefg' has 7 tiles; a scrabble-en leave holds at most 6"),
     ("qq", "leave 'qq' holds 2 tiles 'q'; the scrabble-en set has 1"),
     ("???", "leave '???' holds 3 blanks; the scrabble-en set has 2"),
@@ -111,7 +105,7 @@ def test_a_table_of_other_rules_or_a_broken_file_is_refused(tmp_path):
 
 def test_statistics_count_each_distinct_leave_of_a_rack_once():
     r = rules("scrabble-en")
-    keys = leave_keys(tile_counts(r), 6)
+    keys = leave_keys(r.tiles.counts, 6)
     a, e, s = 1, 5, 19
     racks = [key_of_codes([a, a, e, e, e, s, 0]), key_of_codes([a, e, s, s, 0, 0, 26])]
     sums, counts = leave_statistics(racks, [30.0, 50.0], keys, 7)

@@ -2,8 +2,8 @@
 
 The fast tests build nerdle-micro and nerdle-mini from the real config/guessing.toml with the
 Makefile into a temporary directory (the equation lists are generated there too) and check them
-against the reference feedback function of lookup/feedback.py; the full tests check the shipped
-artifacts of all four variants, nerdle-classic's tree walked for all 17,723 answers.
+against the reference feedback function of lookup/guessing/feedback.py; the full tests check the
+shipped artifacts of all four variants, nerdle-classic's tree walked for all 17,723 answers.
 """
 
 import functools
@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from conftest import REPO, full_artifact
 from lookup.cli import parse_guess_option
-from lookup.equations import is_valid_answer, is_valid_guess, read_equation_list
 from lookup.errors import BadInput
-from lookup.feedback import all_green, code_to_digits, feedback_reference, load_feedback
-from lookup.guessing import guessing_game
+from lookup.guessing.equations import is_valid_answer, is_valid_guess, read_equation_list
+from lookup.guessing.feedback import all_green, code_to_digits, feedback_reference, load_feedback
+from lookup.guessing.game import guessing_game
 
 # variant: (answers, allowed guesses, normal tree (root, total, histogram),
 #           hard tree (root, total, histogram)), all exact.

@@ -1,5 +1,5 @@
-"""Simulation (lookup/simulate.py), the pre-endgame and the simulating player
-(lookup/sim_player.py): exact values on a hand-checked position, the same rows for a seed,
+"""Simulation (lookup/crossword/simulate.py), the pre-endgame and the simulating player
+(lookup/play/players.py): exact values on a hand-checked position, the same rows for a seed,
 pruning by the bounds, the pre-endgame against the endgame solver, the player's choices, and
 bad input as one line. Fast suite: fixture lexicons, the pure-Python engine."""
 
@@ -11,23 +11,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from crossword_support import fixture_game, game_with_words, selfplay_positions
-from lookup.endgame import solve_endgame
-from lookup.engine import MoveEngine
-from lookup.equity import EquityPlayer
-from lookup.errors import BadInput
-from lookup.game_engine import Game, greedy_player
-from lookup.leaves import LeaveValues, key_of_codes, leave_keys, tile_counts
-from lookup.sim_player import SimPlayer
-from lookup.simulate import (
+from lookup.crossword.endgame import solve_endgame
+from lookup.crossword.engine import MoveEngine
+from lookup.crossword.leaves import LeaveValues, leave_keys
+from lookup.crossword.simulate import (
     _candidates,
     _leaves_for,
     _prune,
     _simulate_line,
-    _tile_codes,
     pre_endgame,
     simulate,
-    unseen_tiles,
 )
+from lookup.crossword.tiles import key_of_codes
+from lookup.errors import BadInput
+from lookup.play.game import Game
+from lookup.play.players import EquityPlayer, SimPlayer, greedy_player
 from test_endgame import CAT_WORDS, cat_board
 from test_equity import quarter_table, with_table
 
@@ -84,7 +82,7 @@ class _ThenEquity:
 @given(number=st.integers(20, 60), shuffle=st.integers(0, 10**6), bag=st.integers(0, 6),
        pick=st.integers(0, 2))
 def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
-    # Oracle: the game engine (lookup/game_engine.py) plays the candidate, then both seats
+    # Oracle: the game engine (lookup/play/game.py) plays the candidate, then both seats
     # as the equity bot, from the same racks and bag order, to its end. With fewer than
     # exchange_min_bag tiles in the bag the bot cannot exchange, and the line simulates the
     # same turns: the spreads must be equal.
@@ -96,7 +94,7 @@ def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
     position = positions[number % len(positions)]
     board = cw.parse_board(position["board"])
     rack = position["rack"]
-    tiles = list(unseen_tiles(cw, board, rack))
+    tiles = list(cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(rack))))
     random.Random(shuffle).shuffle(tiles)
     rack_size = cw.rules.rack_size
     if len(tiles) < rack_size + bag:
@@ -109,7 +107,8 @@ def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
     record = candidates[pick % len(candidates)][1]
     move = engine.move(record, board)
     value = _simulate_line(engine, leaves, engine.cells(board), engine.rack_counts(rack, board),
-                           record, _tile_codes(engine, "".join(tiles)), None)
+                           record, [engine.to_lex[c] for c in cw.tiles.codes("".join(tiles))],
+                           None)
     equity = EquityPlayer(cw.leaves())
     game = Game(engine, [_ThenEquity(move, equity), equity], bag="".join(tiles[rack_size:]),
                 racks=[rack, "".join(tiles[:rack_size])], board=board)
@@ -165,8 +164,8 @@ def test_gains_are_paired_differences_from_the_first_candidate():
 
 
 def test_the_player_leaves_the_best_by_equity_only_on_a_significant_gain():
-    from lookup.crossword import Move
-    from lookup.simulate import SimRow
+    from lookup.crossword.game import Move
+    from lookup.crossword.simulate import SimRow
 
     def rows(gain, gain_stderr, static_pruned=False):
         static = SimRow(Move("pass"), 10.0, 4.0, 30, static_pruned, 30.0, 0)
@@ -225,7 +224,7 @@ def test_player_solves_the_endgame_and_simulates_before():
 def test_player_exchanges_when_the_equity_bot_would():
     cw = game_with_words("scrabble-en", CAT_WORDS, "player-exchange")
     rules = cw.rules
-    keys = leave_keys(tile_counts(rules), rules.rack_size - 1)
+    keys = leave_keys(rules.tiles.counts, rules.rack_size - 1)
     values = np.zeros(len(keys))
     code = {letter: rules.alphabet.index(letter) + 1 for letter in "qsxz"}
     # CATS (6) keeps QXZ (-50); exchanging QXZ keeps S (+40): the equity bot exchanges.
@@ -247,7 +246,7 @@ def test_player_exchanges_when_the_equity_bot_would():
 def test_unseen_tiles_default_to_the_rest_of_the_set():
     cw = fixture_game("scrabble-en")
     board = cat_board(cw)
-    left = Counter(unseen_tiles(cw, board, "ss?"))
+    left = Counter(cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes("ss?"))))
     assert (len("".join(left.elements())), left["c"], left["s"], left["?"]) == (94, 1, 2, 1)
 
 

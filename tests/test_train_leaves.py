@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from lookup.crossword_rules import load_rules
-from lookup.leaves import read_leaves
+from lookup.crossword.leaves import read_leaves
+from lookup.crossword.rules import load_rules
 from pipeline.train_leaves import install_leaves, reproduce, train
 from test_crossword_cli import artifacts as cli_artifacts  # noqa: F401 (a fixture)
 

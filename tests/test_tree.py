@@ -12,9 +12,9 @@ from numba import types
 from numba.typed import Dict
 
 from conftest import FIXTURES, REPO, full_artifact
-from lookup.feedback import all_green, code_count, feedback_reference
-from lookup.guessing import hard_mode_violation
-from lookup.splits import split_figures, tree_lower_bound
+from lookup.guessing.feedback import all_green, code_count, feedback_reference
+from lookup.guessing.game import hard_mode_violation
+from lookup.guessing.splits import split_figures, tree_lower_bound
 from lookup.word_list import read_word_list
 from pipeline.build_feedback import encode_words, feedback_matrix
 from pipeline.build_tree import GameSearch

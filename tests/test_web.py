@@ -13,7 +13,7 @@ import pytest
 import lookup
 from browser_support import Site, browser  # noqa: F401 (a fixture)
 from conftest import FIXTURES, REPO, full_artifact
-from lookup.guessing import guessing_game
+from lookup.guessing.game import guessing_game
 from pipeline.build_web import build_web
 
 GAMES = FIXTURES / "guessing"

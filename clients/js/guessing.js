@@ -1,7 +1,7 @@
 // Guessing games (Wordle, Nerdle) in the browser or Node, from the files of docs/FORMATS.md
 // ("guessing games"): the descriptor, the two word lists and the decision trees. The feedback
 // matrices are not shipped: feedback is computed, so filtering and ranking cost one feedback per
-// (guess, answer) pair they look at. Results come in the same order as lookup/guessing.py's.
+// (guess, answer) pair they look at. Results come in the same order as lookup/guessing/game.py's.
 
 import {BadArtifact, BadInput} from "./errors.js";
 import {checkHeader, fetchBytes, fetchJson, parseWordList, sha256Hex} from "./files.js";
@@ -323,7 +323,7 @@ async function loadTree(url, descriptor) {
   try {
     bytes = await fetchBytes(url);
   } catch (error) {
-    // A game may ship without a tree (lookup/guessing.py then ranks every guess); a damaged
+    // A game may ship without a tree (lookup/guessing/game.py then ranks every guess); a damaged
     // one is refused below.
     if (error instanceof BadArtifact && / HTTP 404/.test(error.message)) return null;
     throw error;

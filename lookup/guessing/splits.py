@@ -1,6 +1,6 @@
 """How guesses split the candidate answers: group sizes and the figures drawn from them.
 
-One home for the statistics the runtime's ranking (lookup/guessing.py), the opener table
+One home for the statistics the runtime's ranking (lookup/guessing/game.py), the opener table
 (pipeline/build_openers.py) and the tree search (pipeline/build_tree.py,
 pipeline/search_tree.py) share. A guess splits the candidates into groups, one per feedback code
 it gets; the all-green group (the guess itself, when it is a candidate) is a group like the

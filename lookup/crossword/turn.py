@@ -7,18 +7,18 @@ new tile joins the tiles that were on the board before the turn, directly or thr
 tiles (on the empty board: joins the tile on the start square, which the turn covers); no
 square takes two tiles. The turn scores each of those words on its own with the premiums of
 the squares it newly covers, plus the bingo once when a full rack is placed
-(lookup/scoring.py's score_runs). With repeat_words = false a word formed this turn may not be
-on the board already (every run of two tiles or more there), nor in the words played before
+(lookup/crossword/scoring.py's score_runs). With repeat_words = false a word formed this turn may
+not be on the board already (every run of two tiles or more there), nor in the words played before
 (when the caller knows them), nor formed twice in the turn. A single-line placement is a turn
 too, and scores the same both ways.
 """
 
 from collections.abc import Callable, Iterable
 
-from lookup.board import Board, neighbours, runs_through, tile_letter
-from lookup.crossword_rules import Rules
-from lookup.placement import square_problems
-from lookup.scoring import score_runs, tile_values
+from lookup.crossword.board import Board, neighbours, runs_through, tile_letter
+from lookup.crossword.placement import square_problems
+from lookup.crossword.rules import Rules
+from lookup.crossword.scoring import board_tile_values, score_runs
 
 
 def new_squares(board: Board, placed: list) -> list[int]:
@@ -120,10 +120,12 @@ def turn_problems(rules: Rules, board: Board, placed: list, is_word: Callable[[s
 
 
 def turn_score(rules: Rules, board: Board, placed: list) -> int:
-    """The score of a turn whose tiles may go where they are (lookup/scoring.py's rule)."""
+    """The score of a turn whose tiles may go where they are (lookup/crossword/scoring.py's
+    rule).
+    """
     after = board.with_tiles(placed)
     new = new_squares(board, placed)
-    values = tile_values([0] + [rules.values[ch] for ch in rules.alphabet])
+    values = board_tile_values(rules.tiles.values)
     layout = rules.layout
     return score_runs(after.cells, set(new), runs_through(after.cells, after.size, new),
                       layout.letter_mult, layout.word_mult, values, rules.rack_size, rules.bingo)

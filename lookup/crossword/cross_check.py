@@ -8,7 +8,7 @@ the letters a GADDAG node offers and with the rack in one `&` each. The down ori
 the transposed board, so one function serves both.
 """
 
-from lookup.board import LETTER_MASK, run_bounds
+from lookup.crossword.board import LETTER_MASK, run_bounds
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK, SEPARATOR_TILE
 
 

@@ -3,8 +3,8 @@
 A turn is searched as parts, single-line plays laid one after another, each legal on the board
 the parts before it leave (the step: every single-line play of a board and the tiles left in
 the rack). What a turn is worth and whether it is legal depend only on its set of new tiles
-(lookup/turn.py), not on the order of its parts, so the search keeps one state per set; the
-tiles left follow from the set, so (tiles placed, rack left) is one key.
+(lookup/crossword/turn.py), not on the order of its parts, so the search keeps one state per set;
+the tiles left follow from the set, so (tiles placed, rack left) is one key.
 
 - greedy (the Erudit article's first method): lay the best-scoring play, then the best one
   the new board and the tiles left allow, until none fits; a play that would leave the turn
@@ -19,10 +19,10 @@ tiles left follow from the set, so (tiles placed, rack left) is one key.
   turn is found at the same level through the same first parent as without the bound, with
   the same parts, and the top turns come out exactly as the unpruned search ranks them.
 
-The step is the compiled move engine (lookup/engine.py, the same plays as the move generator)
-when numba is installed, else the move generator (lookup/movegen.py). Both list plays as
-movegen's tuples in lexicon codes, so the search works on flat lists of lexicon codes and makes
-Board and Move objects only for the turns it returns.
+The step is the game's one move path, CrosswordGame.line_plays (the compiled move engine when
+numba is installed, else the move generator). It lists plays as tuples in lexicon codes, so the
+search works on flat lists of lexicon codes and makes Board and Move objects only for the turns
+it returns.
 
 A legal set of new tiles that no order of single-line parts reaches with every part legal when
 laid (two new words that complete each other's cross words) is accepted by validate and score,
@@ -33,9 +33,9 @@ import bisect
 import heapq
 from collections.abc import Callable
 
-from lookup.board import BLANK, LETTER_MASK, Board, runs_through
-from lookup.move import Move
-from lookup.scoring import score_runs
+from lookup.crossword.board import BLANK, LETTER_MASK, Board, runs_through
+from lookup.crossword.move import Move
+from lookup.crossword.scoring import score_runs
 
 METHODS = ("greedy", "full")
 _DIRECTIONS = ("H", "V")
@@ -43,21 +43,8 @@ _DIRECTIONS = ("H", "V")
 # The step: every single-line play of (cells, rack counts), cells the board in lexicon codes
 # (row-major, BLANK bit on blanks), counts indexed by lexicon code with the blanks at index 0.
 # A play is (-score, direction, line, start, main word codes, blank bits) as
-# lookup/movegen.generate lists it, and the list is sorted (best first, its tie order).
+# lookup/crossword/movegen.generate lists it, and the list is sorted (best first, its tie order).
 Step = Callable[[list, list], list]
-
-
-def line_step(cw, compiled: bool | None = None) -> Step:
-    """The step of a game: the compiled move engine when `compiled` (None: when numba is
-    installed and the engine takes the game), else the move generator.
-    """
-    from lookup.engine import MAX_LEAVE_TILES, move_engine, numba_available
-
-    if compiled is None:
-        compiled = numba_available() and cw.rules.rack_size <= MAX_LEAVE_TILES + 1
-    if compiled:
-        return move_engine(cw, compiled=True).play_tuples
-    return cw.line_plays
 
 
 class _State:
@@ -81,36 +68,31 @@ class TurnSearch:
     """The turn search of one position.
 
     Args:
-        cw: the game (lookup/crossword.py CrosswordGame).
+        cw: the game (lookup/crossword/game.py CrosswordGame).
         board: the position.
-        letters, blanks: the rack, parsed (CrosswordGame.parse_rack).
-        played: the words the turn may not form (lookup/turn.played_set); ignored when the
+        rack: the rack's tile codes (CrosswordGame.rack_codes).
+        played: the words the turn may not form (lookup/crossword/turn.played_set); ignored when the
             game's repeat_words is true.
-        step: the single-line plays (`line_step`).
+        step: the single-line plays (CrosswordGame.line_plays).
 
     Attributes:
         expanded, pruned: states whose plays the last search listed, and states it did not
             expand because of the score bound.
     """
 
-    def __init__(self, cw, board: Board, letters: dict, blanks: int, played: set[str],
-                 step: Step):
+    def __init__(self, cw, board: Board, rack: list[int], played: set[str], step: Step):
         rules = cw.rules
         lex = cw.lexicon()
         layout = rules.layout
         self.board = board
         self.size = layout.size
-        self.cells = [lex.to_lexicon[c & LETTER_MASK] | (c & BLANK) for c in board.cells]
+        self.cells = lex.cells(board)
         self.letter_mult = layout.letter_mult
         self.word_mult = layout.word_mult
         self.values = lex.values
         self.letters = lex.tables.alphabet
         self.to_game = lex.to_game
-        counts = [0] * (LETTER_MASK + 1)
-        counts[0] = blanks
-        for letter, n in letters.items():
-            counts[lex.to_lexicon[rules.alphabet.index(letter) + 1]] = n
-        self.rack = tuple(counts)
+        self.rack = tuple(lex.rack_counts(rack))
         self.rack_size = rules.rack_size
         self.bingo = rules.bingo
         self.min_length = max(2, rules.min_word_length)
@@ -148,8 +130,8 @@ class TurnSearch:
     def _judge(self, cells: list, tiles) -> tuple[int, bool]:
         """(score without the bingo, legal) of the tiles `tiles` ((square, code)), already on
         `cells`: the sum of the runs of two tiles or more through them, each with the premiums
-        of the new squares (lookup/scoring.py score_runs); illegal when a run repeats a word
-        (repeat_words = false: on the board, played before, or twice in the turn). Only
+        of the new squares (lookup/crossword/scoring.py score_runs); illegal when a run repeats a
+        word (repeat_words = false: on the board, played before, or twice in the turn). Only
         repeats are judged: the parts have checked everything else as they were laid.
         """
         new = {square for square, _code in tiles}
@@ -300,9 +282,9 @@ class ScoreBound:
     """An upper bound of the score of every legal turn that contains a state's tiles.
 
     Take a state S (new tiles on the board C, their squares N) and a legal turn S u X with
-    the m tiles X left in the rack or fewer, X on squares empty in C. Its words (lookup/turn.py)
-    are the maximal runs of two tiles or more through N u X on C u X, scored with the premiums
-    of N u X. Split them:
+    the m tiles X left in the rack or fewer, X on squares empty in C. Its words
+    (lookup/crossword/turn.py) are the maximal runs of two tiles or more through N u X on C u X,
+    scored with the premiums of N u X. Split them:
     (a) runs with no tile of X: such a run's ends are empty on C u X, so it is a maximal run of
         C through N, a word of S with the same premiums: together they score at most S's
         score (S's runs, `state.score`, whether or not S is legal). So the score is monotone:
@@ -475,7 +457,7 @@ def _block_values(search: TurnSearch, squares: list, cells: list, new: set,
     left's tile values, largest first.
     """
     m = len(values)
-    letter_mult, word_mult, tile_values = search.letter_mult, search.word_mult, search.values
+    letter_mult, word_mult, code_values = search.letter_mult, search.word_mult, search.values
     count = len(squares)
     occupied = [bool(cells[s]) for s in squares]
     empties = [k for k in range(count) if not occupied[k]]
@@ -485,7 +467,7 @@ def _block_values(search: TurnSearch, squares: list, cells: list, new: set,
     for k, square in enumerate(squares):
         value, mult = 0, 1
         if occupied[k]:
-            value = tile_values[cells[square]]
+            value = code_values[cells[square]]
             if square in new:
                 value *= letter_mult[square]
                 mult = word_mult[square]

@@ -1,14 +1,14 @@
 """The move-engine kernel: one position's legal plays, all of them or the best one.
 
-Same rules, scores and move set as lookup/movegen.py (Gordon's GADDAG algorithm; its module
-docstring explains anchors, cross-checks, the pivot, the pruning of letters one step early,
+Same rules, scores and move set as lookup/crossword/movegen.py (Gordon's GADDAG algorithm; its
+module docstring explains anchors, cross-checks, the pivot, the pruning of letters one step early,
 the blank rule and the one-tile rule), written again for speed:
 
 - Written in the subset of Python that numba compiles: ints, flat arrays indexed by ints, no
   objects, no recursion (the walk keeps an explicit stack of frames). CPython runs the same
-  source on lists (the pure-Python path); lookup/engine_numba.py compiles it unchanged.
+  source on lists (the pure-Python path); lookup/crossword/engine_numba.py compiles it unchanged.
   The only two primitives that differ between the two are `bit_count` and `int_array`:
-  lookup/engine_numba.py swaps in compiled versions.
+  lookup/crossword/engine_numba.py swaps in compiled versions.
 - The position's setup (cross-checks, cross sums, anchors of both orientations) runs inside
   the kernel, so a compiled call does everything.
 - `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by
@@ -29,11 +29,11 @@ blank bits (bit i: the new tile at position i of the word is a blank), leave key
 main word's tile codes (BLANK bits only on the board's blanks).
 """
 
-from lookup.board import BLANK, LETTER_MASK
+from lookup.crossword.board import BLANK, LETTER_MASK
+from lookup.crossword.scoring import NO_CROSS_WORD, score_new_tiles
+from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
-from lookup.leaves import EMPTY_LEAVE, LEAVE_DIGIT
 
-NO_CROSS_WORD = -1
 ALL_PLAYS = 0
 BEST_PLAY = 1
 
@@ -95,7 +95,7 @@ def int_array(n):
 
 
 def arc_for(arcs, node_mask, node, tile):
-    """The arc of `node` labelled `tile`, or 0 (lookup/cross_check.arc_for)."""
+    """The arc of `node` labelled `tile`, or 0 (lookup/crossword/cross_check.arc_for)."""
     mask = node_mask[node]
     bit = 1 << tile
     if not mask & bit:
@@ -128,7 +128,7 @@ def fill_leave_table(keys, values, slots, table):
 
 def sub_leave_keys(rack, to_lex, game_keys, lex_keys, sizes):
     """Every distinct multiset of tiles a rack can keep, the empty one and the whole rack
-    included, in the order of lookup/equity.sub_leaves: its leave key in the rack's codes
+    included, in the order of lookup/crossword/equity.sub_leaves: its leave key in the rack's codes
     (`game_keys`), its key in the codes `to_lex` maps them to (`lex_keys`) and its tile count
     (`sizes`). `rack`: tile codes, ascending (0 a blank, which to_lex keeps 0); the outputs
     hold at least 2 ** len(rack) entries. Returns how many multisets were written.
@@ -194,7 +194,7 @@ def _walk_down(arcs, node_mask, node, cells, base, index, size, n2):
 
 def _cross_check(arcs, node_mask, root, cells, base, index, size, n2):
     """Letters L such that the tiles above square `index`, L and the tiles below it form a
-    word (lookup/cross_check.cross_check).
+    word (lookup/crossword/cross_check.cross_check).
     """
     allowed = 0
     up = index - size
@@ -318,8 +318,8 @@ def _anchor_bound(params, values, letter_mult, word_mult, ocells, cross, base, l
     Its new tiles lie on the empty squares after the previous anchor of the line (`previous`,
     line_start - 1 if none) at most in_rack - 1 empty squares left of `a`, and at most
     in_rack - 1 right of it; its main word adds the board's tiles touching them. Within that
-    window the bound is lookup/movegen.anchor_bound's: the main word's tiles with the rack's
-    values paired to the largest letter multipliers, times the largest word multipliers,
+    window the bound is lookup/crossword/movegen.anchor_bound's: the main word's tiles with the
+    rack's values paired to the largest letter multipliers, times the largest word multipliers,
     plus the largest cross words, plus the bingo for a full rack. Rack values are sorted
     largest first, blanks as 0.
     """
@@ -370,7 +370,7 @@ def _anchor_bound(params, values, letter_mult, word_mult, ocells, cross, base, l
 def _precedes(out, direction, line, start, length, bits, ocells, word, first):
     """Whether the play (direction, line, start, word codes from square `first`, blank bits)
     sorts before the play recorded in out[0:] when both have the same equity: the order of
-    lookup/movegen.generate (direction, line, start, codes as a tuple, blank bits).
+    lookup/crossword/movegen.generate (direction, line, start, codes as a tuple, blank bits).
     """
     if direction != out[R_DIRECTION]:
         return direction < out[R_DIRECTION]
@@ -390,13 +390,112 @@ def _precedes(out, direction, line, start, length, bits, ocells, word, first):
     return bits < out[R_BLANKS]
 
 
+def _rack_setup(rack, full, left, rack_tiles):
+    """Copy the rack's letter counts into `full` and `left` and list its distinct letters in
+    `rack_tiles`, ascending; returns (distinct letters, bitmask of them, tiles in the rack).
+    """
+    kinds = 0
+    rack_mask = 0
+    in_rack = rack[0]
+    for t in range(1, _CODES):
+        full[t] = rack[t]
+        left[t] = rack[t]
+        if rack[t]:
+            rack_mask |= 1 << t
+            in_rack += rack[t]
+            rack_tiles[kinds] = t
+            kinds += 1
+    return kinds, rack_mask, in_rack
+
+
+def _rack_values(values, full, rack_tiles, kinds, in_rack):
+    """The values of the rack's tiles, largest first (blanks 0, at the end)."""
+    rack_values = int_array(in_rack)
+    k = 0
+    for j in range(kinds):
+        for _ in range(full[rack_tiles[j]]):
+            rack_values[k] = values[rack_tiles[j]]
+            k += 1
+    _sort_descending(rack_values, in_rack)
+    return rack_values
+
+
+def _anchor_order(params, values, letter_mult, word_mult, ocells, cross, anchor, rack_values,
+                  in_rack, by_bound, visit, bounds):
+    """List the anchors to visit in `visit` (base + square) and return how many: all of them
+    in (direction, square) order, or with `by_bound` by decreasing score bound (in `bounds`),
+    ties in that order.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    nvisit = 0
+    lms = int_array(size)
+    wms = int_array(size)
+    crosses = int_array(size)
+    for o in range(2):
+        base = o * n2
+        for line_start in range(0, n2, size):
+            previous = line_start - 1
+            for a in range(line_start, line_start + size):
+                if not anchor[base + a]:
+                    continue
+                bound = 0
+                if by_bound:
+                    bound = _anchor_bound(params, values, letter_mult, word_mult, ocells, cross,
+                                          base, line_start, previous, a, rack_values, in_rack,
+                                          lms, wms, crosses)
+                previous = a
+                j = nvisit
+                while j > 0 and bounds[j - 1] < bound:
+                    bounds[j] = bounds[j - 1]
+                    visit[j] = visit[j - 1]
+                    j -= 1
+                bounds[j] = bound
+                visit[j] = base + a
+                nvisit += 1
+    return nvisit
+
+
+def _leave_key(blanks_kept, rack_tiles, kinds, full, used):
+    """The leave key (lookup/crossword/tiles.py) of the rack minus the `used` tiles, keeping
+    `blanks_kept` blanks.
+    """
+    key = EMPTY_LEAVE
+    for _ in range(blanks_kept):
+        key *= LEAVE_DIGIT
+    for j in range(kinds):
+        t = rack_tiles[j]
+        for _ in range(full[t] - used[t]):
+            key = key * LEAVE_DIGIT + t
+    return key
+
+
+def _write_record(out, at, score, direction, line, start, length, bits, key, word, ocells,
+                  first):
+    """Write a play's record (module docstring) at out[at:]; its main word is
+    word[first:first + length] (oriented squares), board tiles keeping their blank bit.
+    """
+    out[at + R_SCORE] = score
+    out[at + R_DIRECTION] = direction
+    out[at + R_LINE] = line
+    out[at + R_START] = start
+    out[at + R_LENGTH] = length
+    out[at + R_BLANKS] = bits
+    out[at + R_LEAVE] = key
+    for q in range(length):
+        c = word[first + q]
+        if not ocells[first + q]:
+            c &= LETTER_MASK
+        out[at + RECORD_FIELDS + q] = c
+
+
 def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
            leave_keys, leave_values, leave_max, mode, out, best_equity):
     """The plays of one position: every one (ALL_PLAYS) or the best by equity (BEST_PLAY).
 
     Args:
         params: the game's constants (P_* indexes).
-        arcs, node_mask: the GADDAG (lookup/movegen.GaddagTables, as int64).
+        arcs, node_mask: the GADDAG (lookup/crossword/movegen.GaddagTables, as int64).
         values: value of each tile code (length 2 * BLANK, blank codes 0).
         letter_mult, word_mult: multipliers of every square, across then down (transposed).
         order: square i of the transposed board is square order[i] of the board.
@@ -434,26 +533,10 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     left = int_array(_CODES)
     used = int_array(_CODES)
     rack_tiles = int_array(_CODES)
-    kinds = 0
-    rack_mask = 0
-    in_rack = blanks
-    for t in range(1, _CODES):
-        full[t] = rack[t]
-        left[t] = rack[t]
-        if rack[t]:
-            rack_mask |= 1 << t
-            in_rack += rack[t]
-            rack_tiles[kinds] = t
-            kinds += 1
+    kinds, rack_mask, in_rack = _rack_setup(rack, full, left, rack_tiles)
     if not root or not in_rack:
         return 0
-    rack_values = int_array(in_rack)
-    k = 0
-    for j in range(kinds):
-        for _ in range(full[rack_tiles[j]]):
-            rack_values[k] = values[rack_tiles[j]]
-            k += 1
-    _sort_descending(rack_values, in_rack)
+    rack_values = _rack_values(values, full, rack_tiles, kinds, in_rack)
     with_table = len(leave_keys) > 0
     want_leave = with_table or mode == ALL_PLAYS
 
@@ -461,31 +544,8 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     # in (direction, square) order.
     visit = int_array(2 * n2)
     bounds = int_array(2 * n2)
-    nvisit = 0
-    lms = int_array(size)
-    wms = int_array(size)
-    crosses = int_array(size)
-    for o in range(2):
-        base = o * n2
-        for line_start in range(0, n2, size):
-            previous = line_start - 1
-            for a in range(line_start, line_start + size):
-                if not anchor[base + a]:
-                    continue
-                bound = 0
-                if mode == BEST_PLAY:
-                    bound = _anchor_bound(params, values, letter_mult, word_mult, ocells, cross,
-                                          base, line_start, previous, a, rack_values, in_rack,
-                                          lms, wms, crosses)
-                previous = a
-                j = nvisit
-                while j > 0 and bounds[j - 1] < bound:
-                    bounds[j] = bounds[j - 1]
-                    visit[j] = visit[j - 1]
-                    j -= 1
-                bounds[j] = bound
-                visit[j] = base + a
-                nvisit += 1
+    nvisit = _anchor_order(params, values, letter_mult, word_mult, ocells, cross, anchor,
+                           rack_values, in_rack, mode == BEST_PLAY, visit, bounds)
 
     word = int_array(2 * n2)
     for i in range(2 * n2):
@@ -523,7 +583,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
         while True:
             if pending:
                 # Enter a square: which letters may go on it, and what the next square
-                # must offer (lookup/movegen.py's gen).
+                # must offer (lookup/crossword/movegen.py's gen).
                 pending = 0
                 square = p_square
                 mask = node_mask[p_node]
@@ -662,7 +722,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
             next_rmask = rmask
             next_nblank = nblank
             if not code:
-                # A rack tile when there is one, else a blank (lookup/movegen.py: the
+                # A rack tile when there is one, else a blank (lookup/crossword/movegen.py: the
                 # other choices of blanks are listed when the play is recorded).
                 t = bit_count(bit - 1)
                 if bit & rmask:
@@ -688,30 +748,12 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                 placed = in_rack - after
                 if (min_length <= length <= max_length and (placed != 1 or single_ok)):
                     # Score with every new tile a real tile, and what a blank costs on
-                    # each new square (lookup/scoring.blank_savings).
-                    main = 0
-                    multiplier = 1
-                    crossing = 0
-                    fresh = 0
-                    for idx in range(base + first, base + final + 1):
-                        c = ocells[idx]
-                        if c:
-                            main += values[c]
-                            continue
-                        t = word[idx] & LETTER_MASK
-                        letter = values[t] * letter_mult[idx]
-                        main += letter
-                        multiplier *= word_mult[idx]
-                        new_tile[fresh] = t
-                        new_letter[fresh] = letter
-                        new_position[fresh] = idx - base - first
-                        new_cross[fresh] = 0
-                        if cross[idx] != NO_CROSS_WORD:
-                            crossing += (cross[idx] + letter) * word_mult[idx]
-                            new_cross[fresh] = word_mult[idx]
-                        fresh += 1
-                    plain_score = main * multiplier + crossing + (
-                        bingo if fresh == rack_size else 0)
+                    # each new square (lookup/crossword/scoring.py score_new_tiles).
+                    plain_score, multiplier, fresh = score_new_tiles(
+                        values, letter_mult, word_mult, cross, ocells, word, base + first,
+                        base + final, new_tile, new_letter, new_position, new_cross)
+                    if fresh == rack_size:
+                        plain_score += bingo
                     # Every choice of at most `blanks` new squares for the blanks, by size
                     # (Gosper's next subset of the same size); none when even no blank
                     # cannot reach the best equity.
@@ -753,13 +795,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                                 bits |= 1 << new_position[q]
                         key = 0
                         if valid and want_leave:
-                            key = 1
-                            for _ in range(blanks - nb):
-                                key *= LEAVE_DIGIT
-                            for j in range(kinds):
-                                t = rack_tiles[j]
-                                for _ in range(full[t] - used[t]):
-                                    key = key * LEAVE_DIGIT + t
+                            key = _leave_key(blanks - nb, rack_tiles, kinds, full, used)
                         if blanks or want_leave:
                             for q in range(fresh):
                                 used[new_tile[q]] = 0
@@ -783,18 +819,8 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                             count += 1
                             if count > capacity:
                                 continue
-                        out[at + R_SCORE] = score
-                        out[at + R_DIRECTION] = o
-                        out[at + R_LINE] = line
-                        out[at + R_START] = first - line_start
-                        out[at + R_LENGTH] = length
-                        out[at + R_BLANKS] = bits
-                        out[at + R_LEAVE] = key
-                        for q in range(length):
-                            c = word[base + first + q]
-                            if not ocells[base + first + q]:
-                                c &= LETTER_MASK
-                            out[at + RECORD_FIELDS + q] = c
+                        _write_record(out, at, score, o, line, first - line_start, length,
+                                      bits, key, word, ocells, base + first)
 
             if start < 0:
                 stack[f + _F_PHASE] = 1

@@ -4,17 +4,17 @@ A placement is a list of new tiles (row, col, letter, is_blank), or a Move. `sha
 checks the shape (one line, contiguous, touching the tiles on the board or covering the start
 square, within the rack size) without the lexicon, and finds the direction; `word_problems`
 checks every word formed against the lexicon and the length limits; `placement_score` scores
-it with lookup/scoring.py, the rule the move generator uses too.
+it with lookup/crossword/scoring.py, the rule the move generator uses too.
 """
 
 from collections.abc import Callable
 
-from lookup.board import BLANK, Board, neighbours, run_bounds
-from lookup.crossword_rules import Rules
+from lookup.crossword.board import BLANK, Board, neighbours, run_bounds
+from lookup.crossword.move import STEPS, Move, line_word
+from lookup.crossword.movegen import transposed
+from lookup.crossword.rules import Rules
+from lookup.crossword.scoring import board_tile_values, score_sheet, score_word
 from lookup.errors import BadInput
-from lookup.move import STEPS, Move, line_word
-from lookup.movegen import transposed
-from lookup.scoring import score_sheet, score_word, tile_values
 
 
 def placed_tiles(placement) -> list:
@@ -142,16 +142,15 @@ def word_problems(rules: Rules, board: Board, placed: list, direction: str,
 
 
 def placement_score(rules: Rules, board: Board, placed: list, direction: str) -> int:
-    """The score of a placement of legal shape (lookup/scoring.py's rule)."""
+    """The score of a placement of legal shape (lookup/crossword/scoring.py's rule)."""
     n = rules.layout.size
-    alphabet = rules.alphabet
-    values = tile_values([0] + [rules.values[ch] for ch in alphabet])
+    values = board_tile_values(rules.tiles.values)
     cells = list(board.cells)
     letter_mult, word_mult = rules.layout.letter_mult, rules.layout.word_mult
     first, last = main_word_span(board, placed, direction)
     word = list(cells)
     for row, col, letter, blank in placed:
-        word[row * n + col] = (alphabet.index(letter) + 1) | (BLANK if blank else 0)
+        word[row * n + col] = rules.tiles.code(letter) | (BLANK if blank else 0)
     if direction == "V":
         # Scoring reads lines across: score a down move on the transposed board, where the
         # transpose maps square (r, c) to (c, r).

@@ -10,7 +10,7 @@ come from the rack and go on empty squares; an exchange only with exchange_min_b
 more in the bag) and, with check=True, the play's legality and score (CrosswordGame.validate
 and score).
 
-Rules (data from the game's rules file, lookup/crossword.py Rules):
+Rules (data from the game's rules file, lookup/crossword/game.py Rules):
 - The bag holds the whole set (letters in alphabet order, then the blanks), shuffled once by
   random.Random(seed); tiles are drawn from its front, first a full rack for each player in
   seat order. Exchanged tiles go back to the bag, which the same generator shuffles again.
@@ -28,8 +28,8 @@ Rules (data from the game's rules file, lookup/crossword.py Rules):
 import random
 from dataclasses import dataclass, field
 
-from lookup.board import BLANK, Board
-from lookup.crossword import BLANK_SYMBOL, Move
+from lookup.crossword.board import BLANK, Board
+from lookup.crossword.move import Move
 from lookup.errors import BadInput
 
 # A game cannot last longer: every turn either places a tile or counts as scoreless.
@@ -69,7 +69,7 @@ class Position:
         bag: tiles in the bag.
         scores: every seat's score so far.
         scoreless: scoreless turns in a row so far.
-        cells: the board as lexicon codes (lookup/engine.py search_cells).
+        cells: the board as lexicon codes (lookup/crossword/engine.py search_cells).
         rack_counts: the rack as counts of lexicon codes, blanks at index 0.
     """
 
@@ -111,7 +111,7 @@ class Game:
     """One game in progress (module docstring).
 
     Args:
-        engine: the game's MoveEngine (lookup/engine.py).
+        engine: the game's MoveEngine (lookup/crossword/engine.py).
         players: one callable per seat, in seat order.
         seed: seeds the bag's shuffles.
         bag: a given bag instead of the shuffled set: tiles in drawing order ("?" a blank).
@@ -160,27 +160,17 @@ class Game:
 
     # --- tiles -----------------------------------------------------------------------------
     def tiles_of(self, text: str) -> list:
-        """Tile ids of a text: game codes, 0 for a blank ("?").
+        """Tile codes of a text (TileSet.codes: 0 for a blank "?").
 
         Raises:
-            BadInput: a character that is not a tile of the game.
+            BadInput: a character that is not a tile of the game, or more of a tile than the
+                set has.
         """
-        tiles = []
-        for ch in text:
-            if ch == BLANK_SYMBOL:
-                tiles.append(0)
-            elif ch in self.rules.counts:
-                tiles.append(self.cw.alphabet.index(ch) + 1)
-            else:
-                raise BadInput(f"{ch!r} is not a tile of {self.cw.id} (letters: "
-                               f"{self.cw.alphabet}, '?' for a blank)")
-        return tiles
+        return self.rules.tiles.codes(text)
 
     def tiles_text(self, tiles) -> str:
-        """Tile ids as text: letters in alphabet order, then "?" for each blank."""
-        alphabet = self.cw.alphabet
-        return "".join(alphabet[t - 1] for t in sorted(t for t in tiles if t)) + \
-            BLANK_SYMBOL * sum(1 for t in tiles if not t)
+        """Tile codes as text: letters in alphabet order, then "?" for each blank."""
+        return self.rules.tiles.text(tiles)
 
     def rack_text(self, seat: int) -> str:
         """A seat's rack as text (tiles_text)."""
@@ -196,9 +186,7 @@ class Game:
 
     def rack_value(self, seat: int) -> int:
         """Summed value of a seat's rack (blanks 0)."""
-        values = self.rules.values
-        alphabet = self.cw.alphabet
-        return sum(values[alphabet[t - 1]] for t in self.racks[seat] if t)
+        return self.rules.tiles.value(self.racks[seat])
 
     def board(self) -> Board:
         """The board now."""
@@ -294,19 +282,6 @@ class Game:
         while self.step():
             pass
         return self.result
-
-
-def greedy_player(position: Position) -> Move:
-    """The best-scoring play (ties as CrosswordGame.moves orders them); with none, exchange
-    the whole rack when the bag allows it, else pass.
-    """
-    engine = position.game.engine
-    record, _equity = engine.search_cells(position.cells, position.rack_counts, best=True)
-    if record is not None:
-        return engine.move(record, position.board)
-    if position.bag >= position.game.rules.exchange_min_bag:
-        return Move("exchange", exchanged=position.rack)
-    return Move("pass")
 
 
 def play_game(engine, players, seed: int, **options) -> GameResult:

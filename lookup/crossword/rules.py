@@ -15,7 +15,8 @@ string per row of premium tokens "TW" "DW" "TL" "DL" "."), and "provenance" ({fa
 import functools
 from dataclasses import dataclass
 
-from lookup.board import LETTER_MASK, Layout
+from lookup.crossword.board import LETTER_MASK, Layout
+from lookup.crossword.tiles import TileSet
 from lookup.errors import BadInput
 from lookup.formats import (
     BLANK_SYMBOL,
@@ -52,7 +53,7 @@ class Rules:
         scoreless_turns_end: that many scoreless turns in a row end the game.
         min_word_length, max_word_length: length limits of every word formed.
         placement: "line" (a turn's tiles lie in one row or column) or "multi" (a turn may
-            form several words anywhere, lookup/turn.py).
+            form several words anywhere, lookup/crossword/turn.py).
         repeat_words: False when a word may not be formed again (Erudit): not a word already
             on the board, nor twice in one turn.
         layout: board size, start square and premiums.
@@ -81,6 +82,11 @@ class Rules:
     def total_tiles(self) -> int:
         """Tiles in the set, blanks included."""
         return sum(self.counts.values()) + self.blanks
+
+    @functools.cached_property
+    def tiles(self) -> TileSet:
+        """The tile set: codes, counts, values, unseen tiles (lookup/crossword/tiles.py)."""
+        return TileSet(self.id, self.alphabet, self.counts, self.values, self.blanks)
 
     def to_dict(self) -> dict:
         """The rules file's content (without format, version and config_sha256)."""

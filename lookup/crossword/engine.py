@@ -5,15 +5,17 @@
     engine.best(board, "retains")            # == cw.moves(board, rack, top=1)[0] if a play
     engine.best(board, rack, leaves)         # the best by score + leave value
 
-The work is done by lookup/engine_kernel.py, one source that CPython runs as it is and numba
-compiles (lookup/engine_numba.py, used when numba can be imported: `pip install
-wordpack[fast]`). Without numba everything works, only slower. The engine lists the same
-plays with the same scores as lookup/movegen.py (tests/test_engine.py checks it on every
-committed self-play position of every game, with 0, 1 and 2 blanks).
+The work is done by lookup/crossword/engine_kernel.py, one source that CPython runs as it is
+and numba compiles (lookup/crossword/engine_numba.py, used when numba can be imported: `pip
+install wordpack[fast]`). With numba it is the game's move path (CrosswordGame.line_plays);
+without, moves() runs lookup/crossword/movegen.py (movegen.py says why), and the engine, still
+used by self-play and look-ahead, runs uncompiled, only slower. The engine lists the same plays
+with the same scores as movegen.py (tests/test_engine.py checks it on every committed self-play
+position of every game, with 0, 1 and 2 blanks).
 
-For callers that play many positions (lookup/game_engine.py), `search_cells` takes the board
+For callers that play many positions (lookup/play/game.py), `search_cells` takes the board
 as tile codes of the lexicon (`cells`, row-major) and the rack as counts (`rack_counts`), and
-returns raw records (lookup/engine_kernel.py), avoiding Board and Move objects.
+returns raw records (lookup/crossword/engine_kernel.py), avoiding Board and Move objects.
 """
 
 import functools
@@ -21,9 +23,8 @@ import importlib.util
 
 import numpy as np
 
-from lookup.board import BLANK, LETTER_MASK, Board
-from lookup.crossword import Move
-from lookup.engine_kernel import (
+from lookup.crossword.board import LETTER_MASK, Board
+from lookup.crossword.engine_kernel import (
     ALL_PLAYS,
     BEST_PLAY,
     P_ALL_LETTERS,
@@ -48,12 +49,13 @@ from lookup.engine_kernel import (
     search,
     sub_leave_keys,
 )
+from lookup.crossword.move import Move
+from lookup.crossword.movegen import transposed
+from lookup.crossword.tiles import key_of_codes
 from lookup.errors import BadInput
-from lookup.movegen import transposed
-from lookup.scoring import tile_values
 
 _DIRECTIONS = ("H", "V")
-# Leave keys are base-64 numbers in an int64 (lookup/engine_kernel.py).
+# Leave keys are base-64 numbers in an int64 (lookup/crossword/engine_kernel.py).
 MAX_LEAVE_TILES = 9
 # Records an engine first makes room for; a position with more is searched again with room
 # for all, which the engine keeps for the next ones.
@@ -69,7 +71,7 @@ class LeaveTable:
     """Leave values for the engine's search: an open-addressing table by leave key.
 
     Attributes:
-        keys, values: the table (lookup/engine_kernel.leave_slot), length a power of two.
+        keys, values: the table (lookup/crossword/engine_kernel.leave_slot), length a power of two.
         max_value: the largest value (0.0 when every value is negative or the table empty):
             what the search adds to a score bound before pruning.
     """
@@ -84,7 +86,7 @@ class MoveEngine:
     """The move engine of one crossword game.
 
     Args:
-        cw: the game (lookup/crossword.py CrosswordGame); its lexicon is loaded now.
+        cw: the game (lookup/crossword/game.py CrosswordGame); its lexicon is loaded now.
         compiled: True for numba, False for pure Python, None for numba when available.
     """
 
@@ -94,22 +96,16 @@ class MoveEngine:
         self.cw = cw
         self.compiled = compiled
         rules = cw.rules
-        tables = cw.tables()
+        lexicon = cw.lexicon()
+        tables = lexicon.tables
         layout = rules.layout
         size = layout.size
         self.size = size
+        self.lexicon = lexicon
         self.lex_alphabet = tables.alphabet
         # Game code k (alphabet[k - 1]) is lexicon code to_lex[k]; the blank bit is kept.
-        self.to_lex = [0] + [tables.alphabet.index(ch) + 1 for ch in rules.alphabet]
-        self.to_game = [0] * (2 * BLANK)
-        by_lex = [0] * (LETTER_MASK + 1)
-        all_letters = 0
-        for code, letter in enumerate(rules.alphabet, start=1):
-            lex = self.to_lex[code]
-            self.to_game[lex] = code
-            self.to_game[lex | BLANK] = code | BLANK
-            by_lex[lex] = rules.values[letter]
-            all_letters |= 1 << lex
+        self.to_lex = lexicon.to_lexicon
+        self.to_game = lexicon.to_game
         if rules.rack_size > MAX_LEAVE_TILES + 1:
             raise BadInput(f"{rules.id}: racks of {rules.rack_size} tiles; the engine handles "
                            f"at most {MAX_LEAVE_TILES + 1}")
@@ -123,16 +119,16 @@ class MoveEngine:
         params[P_BINGO] = rules.bingo
         params[P_MIN_LENGTH] = rules.min_word_length
         params[P_MAX_LENGTH] = rules.max_word_length
-        params[P_ALL_LETTERS] = all_letters
+        params[P_ALL_LETTERS] = lexicon.all_letters
         params[P_ROOT] = tables.root
-        self.values = tile_values(by_lex)
+        self.values = lexicon.values
         order = transposed(list(range(size * size)), size)
         letter_mult = list(layout.letter_mult) + transposed(layout.letter_mult, size)
         word_mult = list(layout.word_mult) + transposed(layout.word_mult, size)
         constants = (params, tables.arcs, tables.node_mask, self.values, letter_mult, word_mult,
                      order)
         if compiled:
-            from lookup.engine_numba import compiled_kernel
+            from lookup.crossword.engine_numba import compiled_kernel
 
             kernel = compiled_kernel()
             self._search = kernel["search"]
@@ -158,12 +154,8 @@ class MoveEngine:
     # --- codes -----------------------------------------------------------------------------
     def cells(self, board: Board):
         """The board's tiles as lexicon codes, row-major (what search_cells takes)."""
-        cells = self._ints(self.size * self.size)
-        to_lex = self.to_lex
-        for index, code in enumerate(board.cells):
-            if code:
-                cells[index] = to_lex[code & LETTER_MASK] | (code & BLANK)
-        return cells
+        cells = self.lexicon.cells(board)
+        return np.asarray(cells, dtype=np.int64) if self.compiled else cells
 
     def empty_rack(self):
         """Zero counts of every lexicon code (rack_counts' layout)."""
@@ -175,30 +167,15 @@ class MoveEngine:
         Raises:
             BadInput: see CrosswordGame.parse_rack.
         """
-        letters, blanks = self.cw.parse_rack(rack, board)
-        counts = self.empty_rack()
-        counts[0] = blanks
-        for letter, n in letters.items():
-            counts[self.to_lex[self.cw.alphabet.index(letter) + 1]] = n
-        return counts
+        counts = self.lexicon.rack_counts(self.cw.rack_codes(rack, board))
+        return np.asarray(counts, dtype=np.int64) if self.compiled else counts
 
     def leave_key(self, tiles: str) -> int:
         """The key of a leave ("?" a blank), whatever the order of its tiles."""
         if len(tiles) > MAX_LEAVE_TILES:
             raise BadInput(f"a leave of {len(tiles)} tiles is too long; at most "
                            f"{MAX_LEAVE_TILES}")
-        codes = []
-        for ch in tiles:
-            if ch == "?":
-                codes.append(0)
-            elif ch in self.cw.rules.counts:
-                codes.append(self.to_lex[self.cw.alphabet.index(ch) + 1])
-            else:
-                raise BadInput(f"leave letter {ch!r} is not a letter of {self.cw.id}")
-        key = 1
-        for code in sorted(codes):
-            key = key * 64 + code
-        return key
+        return key_of_codes([self.to_lex[code] for code in self.cw.tiles.codes(tiles, "leave")])
 
     def leave_table(self, values: dict) -> LeaveTable:
         """A LeaveTable from {leave tiles ("?" a blank): value in points}."""
@@ -221,9 +198,9 @@ class MoveEngine:
         return LeaveTable(slots, table, max(0.0, largest))
 
     def sub_leave_keys(self, rack) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Every distinct multiset of tiles a rack can keep (lookup/equity.sub_leaves order):
-        its leave key in game codes (lookup/leaves.py), its key in lexicon codes (what a
-        LeaveTable holds) and its tile count.
+        """Every distinct multiset of tiles a rack can keep (lookup/crossword/equity.sub_leaves
+        order): its leave key in game codes (lookup/crossword/leaves.py), its key in lexicon codes
+        (what a LeaveTable holds) and its tile count.
 
         Args:
             rack: game tile codes (0 a blank), in any order.
@@ -242,7 +219,7 @@ class MoveEngine:
     # --- search ----------------------------------------------------------------------------
     def search_cells(self, cells, rack_counts, best: bool = False,
                      leaves: LeaveTable | None = None):
-        """Raw records of a position (lookup/engine_kernel.py).
+        """Raw records of a position (lookup/crossword/engine_kernel.py).
 
         Returns:
             best=False: (records, count): every play, records of `width` int64s.
@@ -365,7 +342,7 @@ class MoveEngine:
 
     def play_tuples(self, cells, rack_counts) -> list:
         """Every single-line play of a position whatever the game's repeat_words (the turn
-        search judges repeats on the whole turn), as lookup/movegen.generate lists them:
+        search judges repeats on the whole turn), as lookup/crossword/movegen.generate lists them:
         (-score, direction, line, start, main word codes, blank bits), sorted, so best first
         with its ties' order. `cells` and `rack_counts` as search_cells takes them (lists
         are converted).

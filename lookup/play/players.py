@@ -1,33 +1,106 @@
-"""The simulating player: simulation while the bag has tiles (each line played to the end of
-the game once few tiles are unseen), the endgame solver once it is empty, the pre-endgame with
-one tile in the bag.
+"""The bots: callables that take a Position (lookup/play/game.py) and return the Move to make.
 
-The simulation ranks plays only (lookup/simulate.py does not simulate exchanges), so with the
-game's leave table the player first asks the equity bot (lookup/equity.py): when that bot
-would exchange, the player exchanges the same tiles; otherwise it simulates.
+    result = play_game(engine, [greedy_player, EquityPlayer(cw.leaves())], seed=7)
+    player = SimPlayer(iterations=50)
 
-    player = SimPlayer(iterations=50)          # a player for lookup/game_engine.py
-    result = play_game(engine, [player, greedy_player], seed=7)
-
-A player is a callable Position -> Move (lookup/game_engine.py), so `wordpack match` and
-game_engine.mirrored_pair run it like any other. Each decision is deterministic: the
-simulation's seed is the player's seed plus the turn number.
+- greedy_player: the best-scoring play.
+- EquityPlayer: the move of the highest equity, score + leave (lookup/crossword/equity.py).
+- SimPlayer: simulation while the bag has tiles (each line played to the end of the game once
+  few tiles are unseen), the endgame solver once it is empty, the pre-endgame with one tile in
+  the bag. The simulation ranks plays only (lookup/crossword/simulate.py does not simulate
+  exchanges), so with the game's leave table the player first asks the equity bot: when that
+  bot would exchange, the player exchanges the same tiles; otherwise it simulates. Each
+  decision is deterministic: the simulation's seed is the player's seed plus the turn number.
 """
 
-from lookup.crossword import Move
-from lookup.endgame import solve_endgame
-from lookup.equity import EquityPlayer
+import numpy as np
+
+from lookup.crossword.endgame import solve_endgame
+from lookup.crossword.equity import end_of_bag_values
+from lookup.crossword.move import Move
+from lookup.crossword.simulate import pre_endgame, simulate
+from lookup.crossword.tiles import codes_of_key, key_of_codes
 from lookup.errors import ArtifactMissing
-from lookup.game_engine import greedy_player
-from lookup.simulate import pre_endgame, simulate
+from lookup.play.game import Position
 
 # How many standard errors of the paired difference a simulated play must beat the best play
 # by equity by before the player prefers it (one-sided, about 95 %).
 SWITCH_Z = 1.645
 
 
+def greedy_player(position: Position) -> Move:
+    """The best-scoring play (ties as CrosswordGame.moves orders them); with none, exchange
+    the whole rack when the bag allows it, else pass.
+    """
+    engine = position.game.engine
+    record, _equity = engine.search_cells(position.cells, position.rack_counts, best=True)
+    if record is not None:
+        return engine.move(record, position.board)
+    if position.bag >= position.game.rules.exchange_min_bag:
+        return Move("exchange", exchanged=position.rack)
+    return Move("pass")
+
+
+class EquityPlayer:
+    """A player (lookup/play/game.py) that makes the move of the highest equity.
+
+    It compares the best play (the engine's best by score + leave, searched with this rack's
+    leave values only, so the pruning bound is tight) with the best exchange when the bag
+    allows one; a play wins ties. With neither it passes.
+
+    Args:
+        model: the leave model: `lookup(keys)` gives values (LeaveValues, TileModel).
+        log: when a list, every play or exchange made with tiles in the bag appends
+            (key of the rack before the move, the move's equity): the training data of
+            pipeline/train_leaves.py.
+    """
+
+    def __init__(self, model, log: list | None = None):
+        self.model = model
+        self.log = log
+
+    def __call__(self, position) -> Move:
+        """The move of the highest equity in the position."""
+        game = position.game
+        engine = game.engine
+        rules = game.rules
+        rack = game.racks[position.seat]
+        game_keys, lex_keys, sizes = engine.sub_leave_keys(rack)
+        if position.bag:
+            values = np.asarray(self.model.lookup(game_keys), dtype=np.float64)
+        else:
+            opponent = sum(game.rack_value(seat) for seat in range(len(game.racks))
+                           if seat != position.seat)
+            values = np.array(end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
+                                                game.rules.tiles.values, opponent))
+        playable = sizes < len(rack)  # a play keeps fewer tiles than the rack holds
+        table = engine.keyed_leave_table(lex_keys[playable], values[playable])
+        record, equity = engine.search_cells(position.cells, position.rack_counts, best=True,
+                                             leaves=table)
+        move = None
+        if record is not None:
+            move = engine.move(record, position.board)
+        if position.bag >= rules.exchange_min_bag:
+            kept_values = values[playable]
+            value = float(kept_values.max())
+            # Of the kept sets worth the most, the greatest as a tuple of codes.
+            kept = max(codes_of_key(int(k))
+                       for k in game_keys[playable][kept_values == kept_values.max()])
+            if move is None or value > equity:
+                returned = list(rack)
+                for code in kept:
+                    returned.remove(code)
+                move, equity = Move("exchange", exchanged=game.tiles_text(returned)), value
+        if move is None:
+            return Move("pass")
+        if self.log is not None and position.bag:
+            self.log.append((key_of_codes(rack), float(equity)))
+        return move
+
+
 class SimPlayer:
-    """Plays by simulation (lookup/simulate.py) and solves the end (lookup/endgame.py).
+    """Plays by simulation (lookup/crossword/simulate.py) and solves the end
+    (lookup/crossword/endgame.py).
 
     Args:
         candidates, plies, iterations, seconds: each simulation's (simulate); iterations
@@ -66,7 +139,7 @@ class SimPlayer:
         self._equity_players = {}  # game id -> EquityPlayer with the game's leave table
 
     def __call__(self, position) -> Move:
-        """The move for a Position (lookup/game_engine.py)."""
+        """The move for a Position (lookup/play/game.py)."""
         engine = position.game.engine
         board = position.board
         unseen = position.unseen

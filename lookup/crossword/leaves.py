@@ -5,9 +5,9 @@
     table.lookup(keys)                       # many leave keys at once (numpy)
 
 A leave is a multiset of 1 to rack_size - 1 tiles of the game's set (never more of a letter,
-or more blanks, than the set holds). Its key is 1 followed by one base-64 digit per tile in
-ascending order, the blank as digit 0 and letter alphabet[k - 1] as digit k: the same tiles
-give the same key in any order. The file stores one value per leave in ascending key order;
+or more blanks, than the set holds), keyed as lookup/crossword/tiles.py says: 1 followed by one
+base-64 digit per tile in ascending order, the blank as digit 0 and letter alphabet[k - 1] as
+digit k. The file stores one value per leave in ascending key order;
 the reader enumerates the keys again from the rules (`leave_keys`), so a lookup is a binary
 search over a sorted int64 array. The file format is in docs/FORMATS.md ("Leave tables").
 """
@@ -15,10 +15,10 @@ search over a sorted int64 array. The file format is in docs/FORMATS.md ("Leave 
 import msgpack
 import numpy as np
 
-from lookup.crossword_rules import Rules
+from lookup.crossword.rules import Rules
+from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT, key_of_codes
 from lookup.errors import BadInput
 from lookup.formats import (
-    BLANK_SYMBOL,
     LEAVES_EARLIEST_SUPPORTED_VERSION,
     LEAVES_FIELDS,
     LEAVES_FORMAT,
@@ -29,21 +29,14 @@ from lookup.formats import (
 from lookup.headers import check_header
 from lookup.paths import artifacts_dir
 
-LEAVE_DIGIT = 64
-EMPTY_LEAVE = 1
 MAKE_TARGET = "leaves"
-
-
-def tile_counts(rules: Rules) -> list[int]:
-    """Tiles of each code in the set: index 0 the blanks, k the letter alphabet[k - 1]."""
-    return [rules.blanks] + [rules.counts[letter] for letter in rules.alphabet]
 
 
 def leave_keys(counts, max_tiles: int) -> np.ndarray:
     """The key of every leave of 1 to `max_tiles` tiles, ascending.
 
     Args:
-        counts: tiles of each code in the set (tile_counts).
+        counts: tiles of each code in the set (TileSet.counts).
         max_tiles: the longest leave (a rack's size minus one).
 
     Keys of n tiles lie in [64^n, 2 * 64^n), so the leaves come by size, then by tiles.
@@ -72,54 +65,6 @@ def leave_keys(counts, max_tiles: int) -> np.ndarray:
     return np.concatenate(levels) if levels else np.zeros(0, dtype=np.int64)
 
 
-def key_of_codes(codes) -> int:
-    """The leave key of tile codes (0 a blank), in any order."""
-    key = EMPTY_LEAVE
-    for code in sorted(codes):
-        key = key * LEAVE_DIGIT + code
-    return key
-
-
-def codes_of_key(key: int) -> list[int]:
-    """The tile codes of a leave key, ascending."""
-    codes = []
-    while key > EMPTY_LEAVE:
-        key, code = divmod(key, LEAVE_DIGIT)
-        codes.append(code)
-    return codes[::-1]
-
-
-def leave_codes(rules: Rules, tiles: str, max_tiles: int, what: str = "leave") -> list[int]:
-    """Tile codes of a leave (or of other tiles: `what` names them) written as text ("?" a
-    blank; either case).
-
-    Raises:
-        BadInput: a character outside the game, more tiles than `max_tiles`, or more of a
-            letter (or blanks) than the set has.
-    """
-    tiles = "".join(tiles.split())
-    if len(tiles) > max_tiles:
-        raise BadInput(f"{what} {tiles!r} has {len(tiles)} tiles; a {rules.id} {what} holds at "
-                       f"most {max_tiles}" + (f" (a rack holds {rules.rack_size})"
-                                              if what == "leave" else ""))
-    codes = []
-    for ch in tiles:
-        if ch == BLANK_SYMBOL:
-            codes.append(0)
-        elif ch.lower() in rules.counts:
-            codes.append(rules.alphabet.index(ch.lower()) + 1)
-        else:
-            raise BadInput(f"{what} tile {ch!r} is not a tile of {rules.id} (letters: "
-                           f"{rules.alphabet}, '?' for a blank)")
-    counts = tile_counts(rules)
-    for code in sorted(set(codes)):
-        if codes.count(code) > counts[code]:
-            name = "blanks" if code == 0 else f"tiles {rules.alphabet[code - 1]!r}"
-            raise BadInput(f"{what} {tiles!r} holds {codes.count(code)} {name}; the {rules.id} "
-                           f"set has {counts[code]}")
-    return codes
-
-
 class LeaveValues:
     """A game's leave table: the value in points of every leave of 1 to max_tiles tiles.
 
@@ -132,7 +77,7 @@ class LeaveValues:
     def __init__(self, rules: Rules, values, header: dict | None = None):
         self.rules = rules
         self.max_tiles = rules.rack_size - 1
-        self.keys = leave_keys(tile_counts(rules), self.max_tiles)
+        self.keys = leave_keys(rules.tiles.counts, self.max_tiles)
         self.values = np.asarray(values, dtype=np.float64)
         if len(self.values) != len(self.keys):
             raise ValueError(f"{len(self.values)} values for {len(self.keys)} leaves")
@@ -156,9 +101,14 @@ class LeaveValues:
         """The value of a leave written as text ("?" a blank), whatever the tile order.
 
         Raises:
-            BadInput: see leave_codes.
+            BadInput: a character outside the game, more tiles than a leave keeps, or more of
+                a tile than the set has.
         """
-        codes = leave_codes(self.rules, tiles, self.max_tiles)
+        tiles = "".join(tiles.split())
+        if len(tiles) > self.max_tiles:
+            raise BadInput(f"leave {tiles!r} has {len(tiles)} tiles; a {self.rules.id} leave "
+                           f"holds at most {self.max_tiles} (a rack holds {self.rules.rack_size})")
+        codes = self.rules.tiles.codes(tiles, "leave")
         if not codes:
             return 0.0
         return float(self.lookup([key_of_codes(codes)])[0])
@@ -180,7 +130,7 @@ def read_leaves(path, rules: Rules) -> LeaveValues:
     check_header(header, path, format=LEAVES_FORMAT,
                  versions=(LEAVES_EARLIEST_SUPPORTED_VERSION, LEAVES_VERSION),
                  fields=LEAVES_FIELDS, make_target=MAKE_TARGET)
-    if (header["alphabet"] != rules.alphabet or header["counts"] != tile_counts(rules)
+    if (header["alphabet"] != rules.alphabet or header["counts"] != rules.tiles.counts
             or header["max_tiles"] != rules.rack_size - 1):
         raise corrupt(path, f"made for other {rules.id} rules (alphabet, tile counts or rack "
                       "size differ)", MAKE_TARGET)

@@ -9,13 +9,13 @@ DL/TL, but its DW/TW still counts; placing all `rack_size` tiles adds the bingo 
 A ScoreSheet holds, for one board and one orientation, what those rules need per square: the
 letter and word multipliers and the value of the perpendicular tiles a new tile would join
 (its cross word without itself). `score_word` applies the rules to one placement: the move
-generator (lookup/movegen.py) and CrosswordGame.score both call it. `blank_savings` gives, for
-the moves that differ only in which new tiles are blanks, the score with no blank and what a
+generator (lookup/crossword/movegen.py) and CrosswordGame.score both call it. `blank_savings` gives,
+for the moves that differ only in which new tiles are blanks, the score with no blank and what a
 blank costs on each square (the score is linear in those choices); the tests check every
 generated score against an independent brute-force scorer.
 
-A multi-word turn (Erudit, lookup/turn.py) is scored by `score_runs`: every run of two tiles
-or more that holds a new tile is a word scored on its own by the same rules (letter and word
+A multi-word turn (Erudit, lookup/crossword/turn.py) is scored by `score_runs`: every run of two
+tiles or more that holds a new tile is a word scored on its own by the same rules (letter and word
 premiums under the tiles new this turn), plus the bingo once. For a single-line placement
 the runs are its main word and its cross words, so both functions give the same score.
 
@@ -25,7 +25,7 @@ centre (7, 7) is DW and under the new t, no letter premium, so (3 + 1 + 1) * 2 =
 
 from dataclasses import dataclass
 
-from lookup.board import BLANK, run_bounds
+from lookup.crossword.board import BLANK, LETTER_MASK, run_bounds
 
 NO_CROSS_WORD = -1
 
@@ -57,7 +57,7 @@ class ScoreSheet:
     bingo: int
 
 
-def tile_values(values_by_code: list[int]) -> list[int]:
+def board_tile_values(values_by_code: list[int]) -> list[int]:
     """Values indexed by tile code, blank codes (BLANK bit set) worth 0: length 2 * BLANK."""
     table = [0] * (2 * BLANK)
     for code, value in enumerate(values_by_code):
@@ -74,7 +74,7 @@ def score_sheet(cells, size: int, letter_mult, word_mult, values: list[int], rac
         size: squares per side.
         letter_mult: letter multiplier per square, same layout as `cells`.
         word_mult: word multiplier per square, same layout as `cells`.
-        values: tile values by code (see tile_values).
+        values: tile values by code (see board_tile_values).
         rack_size: tiles of a full rack.
         bingo: bonus for placing a full rack.
     """
@@ -90,53 +90,62 @@ def score_sheet(cells, size: int, letter_mult, word_mult, values: list[int], rac
                       bingo)
 
 
-def score_word(sheet: ScoreSheet, cells, word, first: int, last: int) -> int:
-    """Score a placement whose main word lies on squares first..last of one line.
-
-    This is the scoring rule; the move generator and CrosswordGame.score both call it.
+def score_new_tiles(values, letter_mult, word_mult, cross_sum, cells, word, first, last,
+                    new_tile, new_letter, new_position, new_cross):
+    """The scorer of a placement whose main word lies on squares first..last of one line, every
+    new tile counted as a real tile: the one scoring rule of the move generator, the move
+    engine (lookup/crossword/engine_kernel.py compiles this very function) and
+    CrosswordGame.score. Written in the subset of Python numba compiles: flat arrays, no
+    objects.
 
     Args:
-        sheet: the score sheet of the board in the placement's orientation.
-        cells: the board's tile codes in that orientation, before the move (0 where a new
-            tile goes).
+        values: tile values by code (board_tile_values); new tiles are valued without their
+            BLANK bit, the board's blanks at 0.
+        letter_mult, word_mult, cross_sum: the score sheet's, in the placement's orientation.
+        cells: the board's tile codes in that orientation, before the move (0 where a new tile
+            goes).
         word: tile codes after the move, at least on squares first..last.
-        first: the main word's first square (an index into cells).
-        last: its last square.
+        first, last: the main word's first and last square.
+        new_tile, new_letter, new_position, new_cross: filled for each new tile in order: its
+            code, its letter score (value x letter multiplier), its position in the word, and
+            the word multiplier of its cross word (0 when it forms none).
 
     Returns:
-        The move's score: main word, every cross word of a new tile, and the bingo bonus.
+        (score of the main word and every cross word, without the bingo; the main word's word
+        multiplier; the number of new tiles). A blank instead of new tile q costs
+        new_letter[q] * (multiplier + new_cross[q]): v * l out of the main word, whose
+        multiplier does not change (a blank's word premium still counts), and v * l * w out of
+        its cross word.
     """
-    values = sheet.values
-    letter_mult = sheet.letter_mult
-    word_mult = sheet.word_mult
-    cross_sum = sheet.cross_sum
     main = 0
     multiplier = 1
-    cross = 0
-    placed = 0
+    crossing = 0
+    fresh = 0
     for index in range(first, last + 1):
         code = cells[index]
         if code:
             main += values[code]
             continue
-        letter = values[word[index]] * letter_mult[index]
+        tile = word[index] & LETTER_MASK
+        letter = values[tile] * letter_mult[index]
         main += letter
         multiplier *= word_mult[index]
-        placed += 1
+        new_tile[fresh] = tile
+        new_letter[fresh] = letter
+        new_position[fresh] = index - first
+        new_cross[fresh] = 0
         if cross_sum[index] != NO_CROSS_WORD:
-            cross += (cross_sum[index] + letter) * word_mult[index]
-    return main * multiplier + cross + (sheet.bingo if placed == sheet.rack_size else 0)
+            crossing += (cross_sum[index] + letter) * word_mult[index]
+            new_cross[fresh] = word_mult[index]
+        fresh += 1
+    return main * multiplier + crossing, multiplier, fresh
 
 
 def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tuple[int, list,
                                                                                  list]:
-    """Score a placement with every new tile a real tile, and what a blank there would cost.
-
-    A blank instead of a tile of value v on a new square (letter multiplier l, word
-    multiplier w) takes v * l out of the main word, whose multiplier M does not change (a
-    blank's word premium still counts), and v * l * w out of its cross word if it forms one.
-    So the score with blanks on a set S of new squares is score - sum(cost[q] for q in S),
-    exactly score_word's result for those tiles.
+    """Score a placement with every new tile a real tile, and what a blank there would cost
+    (score_new_tiles): the score with blanks on a set S of new squares is
+    score - sum(cost[q] for q in S).
 
     Args:
         sheet: the score sheet of the board in the placement's orientation.
@@ -146,35 +155,28 @@ def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tupl
         last: its last square.
 
     Returns:
-        (score with no blank among the new tiles, the new squares in order, the cost of a
-        blank on each of them).
+        (score with no blank among the new tiles, bingo included; the new squares in order;
+        the cost of a blank on each of them).
     """
-    values = sheet.values
-    letter_mult = sheet.letter_mult
-    word_mult = sheet.word_mult
-    cross_sum = sheet.cross_sum
-    main = 0
-    multiplier = 1
-    cross = 0
-    squares = []
-    letters = []
-    for index in range(first, last + 1):
-        code = cells[index]
-        if code:
-            main += values[code]
-            continue
-        letter = values[word[index] & ~BLANK] * letter_mult[index]
-        squares.append(index)
-        letters.append(letter)
-        main += letter
-        multiplier *= word_mult[index]
-        if cross_sum[index] != NO_CROSS_WORD:
-            cross += (cross_sum[index] + letter) * word_mult[index]
-    bonus = sheet.bingo if len(squares) == sheet.rack_size else 0
-    costs = [letter * (multiplier + (word_mult[index] if cross_sum[index] != NO_CROSS_WORD
-                                     else 0))
-             for index, letter in zip(squares, letters)]
-    return main * multiplier + cross + bonus, squares, costs
+    n = last - first + 1
+    new_tile, new_letter, new_position, new_cross = [0] * n, [0] * n, [0] * n, [0] * n
+    score, multiplier, fresh = score_new_tiles(
+        sheet.values, sheet.letter_mult, sheet.word_mult, sheet.cross_sum, cells, word, first,
+        last, new_tile, new_letter, new_position, new_cross)
+    if fresh == sheet.rack_size:
+        score += sheet.bingo
+    squares = [first + new_position[q] for q in range(fresh)]
+    costs = [new_letter[q] * (multiplier + new_cross[q]) for q in range(fresh)]
+    return score, squares, costs
+
+
+def score_word(sheet: ScoreSheet, cells, word, first: int, last: int) -> int:
+    """The score of a placement whose main word lies on squares first..last of one line: main
+    word, every cross word of a new tile, and the bingo; a new tile with the BLANK bit in
+    `word` is a blank (blank_savings' cost taken off).
+    """
+    score, squares, costs = blank_savings(sheet, cells, word, first, last)
+    return score - sum(cost for square, cost in zip(squares, costs) if word[square] & BLANK)
 
 
 def score_runs(cells, new, runs, letter_mult, word_mult, values, rack_size: int,
@@ -184,10 +186,10 @@ def score_runs(cells, new, runs, letter_mult, word_mult, values, rack_size: int,
     Args:
         cells: tile codes after the turn, row-major.
         new: the squares of the tiles placed this turn (a set of indexes).
-        runs: (first, last, step) of every word the turn forms (lookup.board.runs_through).
-        letter_mult: letter multiplier per square.
+        runs: (first, last, step) of every word the turn forms
+        (lookup.crossword.board.runs_through). letter_mult: letter multiplier per square.
         word_mult: word multiplier per square.
-        values: tile values by code (see tile_values).
+        values: tile values by code (see board_tile_values).
         rack_size: tiles of a full rack; placing that many earns `bingo`, once.
         bingo: the bingo bonus.
     """

@@ -5,7 +5,7 @@ every legal tile placement exactly once with its score: 1 to rack-size tiles in 
 column, contiguous with the tiles already there, touching at least one of them (covering the
 start square on an empty board), with every word formed (the main word and each cross word of
 two letters or more) in the lexicon and within the game's length limits; a blank may stand for
-any letter of the game. Exchanges and the pass are listed by lookup/crossword.py. Out of
+any letter of the game. Exchanges and the pass are listed by lookup/crossword/game.py. Out of
 scope: challenges and phony words, end-of-game rack penalties, equity (leave) evaluation, tile
 tracking.
 
@@ -16,7 +16,7 @@ serves both orientations. Per orientation:
   places a tile on at least one anchor; it is generated from the leftmost anchor it covers,
   so walking left from an anchor never places a tile on another anchor. With the GADDAG
   holding one path per (word, split point), every placement comes out exactly once.
-- cross-checks (lookup/cross_check.py): per empty square, the bitmask of letters whose
+- cross-checks (lookup/crossword/cross_check.py): per empty square, the bitmask of letters whose
   perpendicular word is in the lexicon.
 - `gen` (Gordon's Gen, with GoOn inlined): from the pivot (the anchor, or the last of the
   tiles right after it, so those fixed letters are matched first) walk left placing rack
@@ -28,16 +28,23 @@ serves both orientations. Per orientation:
   when that square would take the last tile), which cuts most dead ends one step early.
 - Blanks: the walk uses a blank only for a letter the rack lacks (a blank kept is worth at
   least the tile it replaces, so no word is missed), and `record` lists every other choice of
-  which new tiles are blanks, scored by lookup/scoring.py's blank_savings.
-- Scores come from lookup/scoring.py (score_word, blank_savings) on the orientation's
-  ScoreSheet.
+  which new tiles are blanks, scored by lookup/crossword/scoring.py's blank_savings.
+- Scores come from lookup/crossword/scoring.py (score_word, blank_savings, both on
+  score_new_tiles, the scorer the compiled engine runs too) on the orientation's ScoreSheet.
 - A one-tile placement forms a word in both orientations; it is listed once: across when its
   across word has two letters or more, else down.
 - With `top`, anchors are visited best bound first (`anchor_bound`, an upper bound of every
   move generated from the anchor) and the search stops once no remaining anchor can beat the
   top-th best score found.
 
-Codes inside are GADDAG tile codes (bit BLANK marks a blank), see lookup/board.py.
+Codes inside are GADDAG tile codes (bit BLANK marks a blank), see lookup/crossword/board.py.
+
+Why two move generators. This one is the pure-Python path: CrosswordGame.line_plays runs it
+when numba is not installed (numba is optional in lookup), because CPython runs it about twice
+as fast as the compiled engine's kernel source (lookup/crossword/engine_kernel.py), whose flat,
+object-free style is what numba needs. With numba the engine is the path. Both list the same
+plays in the same order, and both are checked against the brute force of the tests
+(tests/test_crossword_movegen.py, tests/test_engine.py).
 """
 
 import functools
@@ -46,11 +53,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from lookup.board import BLANK, LETTER_MASK, neighbours, run_bounds
-from lookup.cross_check import cross_checks
+from lookup.crossword.board import BLANK, LETTER_MASK, neighbours, run_bounds
+from lookup.crossword.cross_check import cross_checks
+from lookup.crossword.scoring import (
+    NO_CROSS_WORD,
+    ScoreSheet,
+    blank_savings,
+    score_sheet,
+    score_word,
+)
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT
 from lookup.graph import GraphFile
-from lookup.scoring import NO_CROSS_WORD, ScoreSheet, blank_savings, score_sheet, score_word
 
 ACROSS = 0
 DOWN = 1
@@ -66,7 +79,8 @@ class GaddagTables:
         root: index of the root node's first arc (0 for an empty lexicon).
         node_mask: indexed by the arc index p where a node starts, the bitmask of the node's
             tiles (bit k = tile k); node_mask[0] is 0. With it, the arc of tile t of a node is
-            found without scanning (lookup/cross_check.arc_for). Other indexes hold other words.
+            found without scanning (lookup/crossword/cross_check.arc_for). Other indexes hold other
+            words.
     """
 
     alphabet: str
@@ -113,7 +127,7 @@ class Orientation:
         cells: GADDAG tile codes per square (0 empty).
         anchor: anchor flag per square.
         checks: cross-check bitmask per square.
-        sheet: the score sheet (lookup/scoring.py).
+        sheet: the score sheet (lookup/crossword/scoring.py).
     """
 
     direction: int
@@ -123,10 +137,37 @@ class Orientation:
     sheet: ScoreSheet
 
 
-def orientations(tables: GaddagTables, cells, size: int, start_index: int, letter_mult,
-                 word_mult, values, rack_size: int, bingo: int, all_letters: int,
-                 max_length: int) -> tuple[Orientation, Orientation]:
+@dataclass(frozen=True)
+class MoveGenContext:
+    """What the move generator needs of a game, beside the position: built once per game.
+
+    Attributes:
+        tables: the GADDAG.
+        size: squares per side; start_index: the start square, row-major.
+        letter_mult, word_mult: multipliers of every square, row-major.
+        values: tile values by GADDAG code (lookup/crossword/scoring.board_tile_values).
+        rack_size, bingo: a full rack, and what placing all of it earns.
+        all_letters: bitmask of the game's letters as GADDAG codes (what a blank may be).
+        min_length, max_length: the length limits of every main word.
+    """
+
+    tables: GaddagTables
+    size: int
+    start_index: int
+    letter_mult: list
+    word_mult: list
+    values: list
+    rack_size: int
+    bingo: int
+    all_letters: int
+    min_length: int
+    max_length: int
+
+
+def orientations(context: MoveGenContext, cells) -> tuple[Orientation, Orientation]:
     """The across and down orientations of a position (cells in GADDAG codes, row-major)."""
+    tables, size, start_index = context.tables, context.size, context.start_index
+    letter_mult, word_mult = context.letter_mult, context.word_mult
     result = []
     for direction in (ACROSS, DOWN):
         if direction == DOWN:
@@ -135,8 +176,9 @@ def orientations(tables: GaddagTables, cells, size: int, start_index: int, lette
             word_mult = transposed(word_mult, size)
             start_index = _transpose_order(size)[start_index]
         checks = cross_checks(cells, size, tables.arcs, tables.node_mask, tables.root,
-                              all_letters, max_length)
-        sheet = score_sheet(cells, size, letter_mult, word_mult, values, rack_size, bingo)
+                              context.all_letters, context.max_length)
+        sheet = score_sheet(cells, size, letter_mult, word_mult, context.values,
+                            context.rack_size, context.bingo)
         result.append(Orientation(direction, list(cells), anchors(cells, size, start_index),
                                   checks, sheet))
     return result[0], result[1]
@@ -180,20 +222,16 @@ def anchor_bound(o: Orientation, anchor_index: int, rack_values: list[int], exis
     return main * product + sum(crosses[:n]) + bonus
 
 
-def generate(tables: GaddagTables, across: Orientation, down: Orientation, rack: list[int],
-             blanks: int, all_letters: int, min_length: int, max_length: int,
-             top: int | None = None) -> list:
+def generate(context: MoveGenContext, across: Orientation, down: Orientation,
+             rack: list[int], blanks: int, top: int | None = None) -> list:
     """Every legal placement of the position, as sortable tuples, best first.
 
     Args:
-        tables: the GADDAG.
+        context: the game's constants.
         across: the position read across (see `orientations`).
         down: the position read down.
         rack: count of each tile code in the rack (list indexed by GADDAG tile code).
         blanks: blanks in the rack.
-        all_letters: bitmask of the game's letters (what a blank may stand for).
-        min_length: the shortest main word allowed.
-        max_length: the longest main word allowed.
         top: keep only the best `top` placements (None for all).
 
     Returns:
@@ -203,10 +241,7 @@ def generate(tables: GaddagTables, across: Orientation, down: Orientation, rack:
         `blank_bits` set when the new tile at position i of the word is a blank. Sorted
         ascending: best score first, ties in (direction, line, start, word, blank_bits) order.
     """
-    arcs = tables.arcs
-    node_mask = tables.node_mask
-    root = tables.root
-    if not root:
+    if not context.tables.root:
         return []
     rack = list(rack)
     rack_mask = 0
@@ -237,8 +272,8 @@ def generate(tables: GaddagTables, across: Orientation, down: Orientation, rack:
     for negative_bound, _direction, anchor, o in work:
         if top is not None and len(best) >= top and -negative_bound < best[0]:
             break
-        moves = _anchor_moves(arcs, node_mask, root, o, anchor, rack, rack_mask,
-                              blanks, tiles_in_rack, all_letters, min_length, max_length, floor)
+        moves = _anchor_moves(context, o, anchor, rack, rack_mask, blanks, tiles_in_rack,
+                              floor)
         if top is None:
             found.extend(moves)
             continue
@@ -259,10 +294,15 @@ def generate(tables: GaddagTables, across: Orientation, down: Orientation, rack:
     return heapq.nsmallest(top, found)
 
 
-def _anchor_moves(arcs, node_mask, root, o: Orientation, anchor: int,
-                  rack: list[int], rack_mask: int, blanks: int, tiles_in_rack: int,
-                  all_letters: int, min_length: int, max_length: int, floor: list) -> list:
-    """All placements generated from one anchor (module docstring) scoring floor[0] or more."""
+def _anchor_moves(context: MoveGenContext, o: Orientation, anchor: int, rack: list[int],
+                  rack_mask: int, blanks: int, tiles_in_rack: int, floor: list) -> list:
+    """All placements generated from one anchor (module docstring) scoring floor[0] or more:
+    `rack` the counts of its tiles by code (changed during the walk and restored),
+    `rack_mask` the codes it holds, `tiles_in_rack` its tiles, blanks included.
+    """
+    arcs, node_mask, root = context.tables.arcs, context.tables.node_mask, context.tables.root
+    all_letters = context.all_letters
+    min_length, max_length = context.min_length, context.max_length
     sheet = o.sheet
     size = sheet.size
     cells = o.cells

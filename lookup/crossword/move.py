@@ -7,7 +7,7 @@ blanks, the board) and works out its words and new tiles on first use. A turn is
 is laid as (`parts`), each on the board the parts before it leave.
 """
 
-from lookup.board import BLANK, Board, run_bounds, runs_through, tile_letter, tile_text
+from lookup.crossword.board import BLANK, Board, run_bounds, runs_through, tile_letter, tile_text
 
 # Board squares from one letter of a word to the next, by direction.
 STEPS = {"H": (0, 1), "V": (1, 0)}
@@ -27,7 +27,7 @@ class Move:
             "play" on the board the parts before it leave (its own score is its score there);
             () unless a turn.
         leave, equity: with moves(by="equity"), the value of the tiles the move keeps and
-            the move's equity (lookup/equity.py); None otherwise.
+            the move's equity (lookup/crossword/equity.py); None otherwise.
     Computed on first use (a position can have tens of thousands of moves):
         word: the main word, lowercase ("" unless a play).
         placed: the new tiles, [(row, col, letter, is_blank)], in reading order.

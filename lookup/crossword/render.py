@@ -1,7 +1,7 @@
 """The board drawn as text for people: premiums on empty squares, a move's new tiles marked."""
 
-from lookup.board import Board, Layout, tile_text
-from lookup.move import Move
+from lookup.crossword.board import Board, Layout, tile_text
+from lookup.crossword.move import Move
 
 # Symbols of empty premium squares (as in Quackle's text board).
 PREMIUM_SYMBOLS = {".": ".", "DL": "'", "TL": '"', "DW": "-", "TW": "="}

@@ -5,7 +5,7 @@ list and an allowed-guess list. Its artifacts live in `<artifacts>/guessing/`:
 `games.json` (the configured ids), `<id>.game.json` (descriptor), `<id>.answers.txt`,
 `<id>.guesses.txt`, `<id>.feedback.npy` (+ `.feedback.json`), `<id>.tree.msgpack` and
 `<id>.hard.tree.msgpack`. Nothing here recomputes a matrix: filtering and ranking read matrix
-rows (see lookup/feedback.py for the code encoding).
+rows (see lookup/guessing/feedback.py for the code encoding).
 
 History is a sequence of (guess, feedback) pairs. Feedback may be written as digits ("20100":
 2 green, 1 yellow, 0 grey), as letters (g = green, y = yellow, b / x / w / . / - = grey, any
@@ -19,13 +19,6 @@ from pathlib import Path
 import numpy as np
 
 from lookup.errors import BadInput, unknown_name
-from lookup.feedback import (
-    all_green,
-    code_count,
-    code_to_digits,
-    feedback_reference,
-    load_feedback,
-)
 from lookup.formats import (
     GAME_EARLIEST_SUPPORTED_VERSION,
     GAME_FIELDS,
@@ -38,10 +31,17 @@ from lookup.formats import (
     GAMES_INDEX_VERSION,
     corrupt,
 )
+from lookup.guessing.feedback import (
+    all_green,
+    code_count,
+    code_to_digits,
+    feedback_reference,
+    load_feedback,
+)
+from lookup.guessing.splits import split_figures
+from lookup.guessing.tree import load_tree
 from lookup.headers import read_json_header
 from lookup.paths import artifacts_dir
-from lookup.splits import split_figures
-from lookup.tree import load_tree
 
 _FEEDBACK_SYMBOLS = {
     "0": 0, "1": 1, "2": 2,
@@ -177,7 +177,7 @@ class GuessingGame:
                            f"{self.alphabet!r}")
         if self.descriptor.get("guess_rules") == "nerdle-equations":
             # Imported here: its exact arithmetic (fractions) costs every load ~10 ms.
-            from lookup.equations import validate_equation
+            from lookup.guessing.equations import validate_equation
 
             # Say why (untrue, two '=', a leading zero...) rather than just "not allowed".
             try:
@@ -315,7 +315,7 @@ class GuessingGame:
     # --- ranking ---------------------------------------------------------------------------------
 
     def _figures(self, guesses: np.ndarray, candidates: np.ndarray) -> dict[str, np.ndarray]:
-        """lookup.splits.split_figures of each guess over the candidates."""
+        """lookup.guessing.splits.split_figures of each guess over the candidates."""
         # The [guesses, candidates] cells, gathered once: the matrix itself when every answer is
         # a candidate, rows first when few guesses are wanted (evaluate: not a full-matrix copy).
         if candidates.size == self.codes.shape[1]:

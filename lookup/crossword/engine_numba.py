@@ -1,7 +1,7 @@
-"""The move-engine kernel (lookup/engine_kernel.py) compiled by numba.
+"""The move-engine kernel (lookup/crossword/engine_kernel.py) compiled by numba.
 
-The only module of `lookup` that imports numba, and only when lookup/engine.py asks for the
-compiled path (numba installed: `pip install wordpack[fast]`). The kernel's functions are
+The only module of `lookup` that imports numba, and only when lookup/crossword/engine.py asks for
+the compiled path (numba installed: `pip install wordpack[fast]`). The kernel's functions are
 compiled from their own code objects against a namespace where the two primitives that differ
 (`bit_count`, `int_array`) and every kernel function are compiled versions, so CPython and
 numba run one source.
@@ -15,12 +15,13 @@ import numpy as np
 from numba import types as nbtypes
 from numba.extending import intrinsic
 
-from lookup import engine_kernel
+from lookup.crossword import engine_kernel
 
 # Every function of the kernel that another kernel function calls, callees first.
 KERNEL_FUNCTIONS = ("arc_for", "leave_slot", "fill_leave_table", "sub_leave_keys", "_walk_down",
                     "_cross_check", "setup", "_sort_descending", "_anchor_bound", "_precedes",
-                    "search")
+                    "_rack_setup", "_rack_values", "_anchor_order", "score_new_tiles", "_leave_key",
+                    "_write_record", "search")
 
 
 @intrinsic

@@ -8,9 +8,9 @@ unseen tiles in a random order, the same order for every candidate (common rando
 the candidates' differences do not carry the draws' noise): the opponent's rack is its first
 rack_size tiles, the bag the rest, drawn from the front. Each candidate is played, the mover
 draws, then `plies` more turns follow (plies=None: turns until the game ends), the opponent
-first, each side playing its best play by equity (lookup/equity.py: score + leave while the bag
-holds tiles, the end-of-bag formula once it is empty; the pass when it has none; exchanges are
-not simulated). A candidate's value is the spread over those turns (its own score included)
+first, each side playing its best play by equity (lookup/crossword/equity.py: score + leave while
+the bag holds tiles, the end-of-bag formula once it is empty; the pass when it has none; exchanges
+are not simulated). A candidate's value is the spread over those turns (its own score included)
 plus the leave of the mover's last play while the bag held tiles. The game's end rules end a
 line early: a player who goes out with the bag empty gains twice the other rack's value, and
 after the game's limit of scoreless turns in a row each side loses its own rack's value; a line
@@ -23,13 +23,13 @@ the search stops once one candidate is left. Deterministic for a seed when bound
 iterations (a time budget stops after a whole iteration, whose count depends on the clock).
 
 Leaves come from a function of the kept tiles ("?" a blank) in points when one is given,
-else from the game's leave table when it is built (lookup/leaves.py, looked up many at once),
-else every leave is 0.0 and equity is the score. The empty leave is worth 0.0. Each rack's
+else from the game's leave table when it is built (lookup/crossword/leaves.py, looked up many at
+once), else every leave is 0.0 and equity is the score. The empty leave is worth 0.0. Each rack's
 leave values and the engine's table of them are computed once per simulation (_Leaves).
 
 The pre-endgame (`pre_endgame`, one tile in the bag) is exhaustive over the tile the bag can
 hold: each candidate is played, the mover draws that tile, and the endgame solver
-(lookup/endgame.py) finishes the line with the opponent to move.
+(lookup/crossword/endgame.py) finishes the line with the opponent to move.
 """
 
 import itertools
@@ -39,13 +39,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from lookup.board import Board
-from lookup.crossword import BLANK_SYMBOL, Move
-from lookup.endgame import EndgameSearch, check_budget, held_tiles, play_tiles
-from lookup.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
-from lookup.equity import end_of_bag_values, tile_values
+from lookup.crossword.board import Board
+from lookup.crossword.endgame import EndgameSearch, check_budget, play_tiles
+from lookup.crossword.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
+from lookup.crossword.equity import end_of_bag_values
+from lookup.crossword.move import Move
+from lookup.crossword.tiles import EMPTY_LEAVE, codes_of_key
 from lookup.errors import ArtifactMissing, BadInput
-from lookup.leaves import EMPTY_LEAVE, codes_of_key
 
 DEFAULT_ITERATIONS = 100
 # With a time budget and no iteration count (macondo's cap).
@@ -84,26 +84,6 @@ class SimRow:
     gain_stderr: float = 0.0
 
 
-def unseen_tiles(cw, board: Board, rack: str, unseen: str | None = None) -> str:
-    """The tiles the mover cannot see: given (checked against the set), else the set minus
-    the board and the rack; letters in alphabet order then "?" for each blank.
-
-    Raises:
-        BadInput: a bad rack, or unseen tiles that with the board and rack exceed the set.
-    """
-    if unseen is not None:
-        unseen = "".join(unseen.split()).lower()
-        held_tiles(cw, board, {"rack": rack}, unseen)
-        return "".join(sorted(unseen.replace(BLANK_SYMBOL, ""))) + BLANK_SYMBOL * \
-            unseen.count(BLANK_SYMBOL)
-    held = held_tiles(cw, board, {"rack": rack})
-    left = Counter(cw.rules.counts)
-    left[BLANK_SYMBOL] = cw.rules.blanks
-    left.subtract(held)
-    return "".join(letter * left[letter] for letter in cw.alphabet) + \
-        BLANK_SYMBOL * left[BLANK_SYMBOL]
-
-
 def default_leave(cw):
     """The game's leave function (its `leave` method) when its leave table is built, else None:
     every leave 0.0.
@@ -119,8 +99,8 @@ class _Leaves:
     """Leave values of racks, each rack's computed once per simulation: {leave key: value} of
     every leave it can keep and the engine's LeaveTable of them.
 
-    With a leave model (`model.lookup(game leave keys)`, lookup/leaves.py LeaveValues) a rack's
-    values come from one vectorised lookup; with a leave function (tiles -> points) from one
+    With a leave model (`model.lookup(game leave keys)`, lookup/crossword/leaves.py LeaveValues) a
+    rack's values come from one vectorised lookup; with a leave function (tiles -> points) from one
     call per distinct leave; with neither every leave is 0.0 and there is no table. Either way
     a rack's values are the leave function's (tests/test_simulate.py checks the model path
     against the function cw.leave).
@@ -137,10 +117,8 @@ class _Leaves:
         self.model = model
         self.racks: dict = {}
         self.end_tables: dict = {}
-        self.tile_value = tile_values(engine.cw)
-        self.letter_of = {engine.to_lex[code]: letter
-                          for code, letter in enumerate(engine.cw.alphabet, start=1)}
-        self.letter_of[0] = BLANK_SYMBOL
+        self.tile_set = engine.cw.tiles
+        self.tile_value = self.tile_set.values
 
     def _game_codes(self, rack) -> list:
         """The game tile codes (0 a blank) of a rack of lexicon-code counts."""
@@ -148,8 +126,8 @@ class _Leaves:
         return [to_game[code] for code, n in enumerate(rack) for _ in range(n)]
 
     def tiles(self, codes) -> str:
-        """The tiles of lexicon codes, "?" a blank."""
-        return "".join(self.letter_of[code] for code in codes)
+        """The tiles of lexicon codes as text (TileSet.text)."""
+        return self.tile_set.text([self.engine.to_game[code] for code in codes])
 
     def of_rack(self, rack_counts):
         """({leave key: value} of every leave the rack can keep after a play, the empty one
@@ -184,7 +162,7 @@ class _Leaves:
         return self.of_rack(rack_counts)[1]
 
     def end_table(self, rack_counts, opponent_value: int):
-        """The engine's LeaveTable of the end-of-bag formula (lookup/equity.py) for a rack
+        """The engine's LeaveTable of the end-of-bag formula (lookup/crossword/equity.py) for a rack
         facing an opponent rack worth `opponent_value`: what the equity bot plays by once the
         bag is empty. Computed once per rack and opponent value.
         """
@@ -315,10 +293,15 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
     return play, rack_leaves.get(play[R_LEAVE], 0.0)
 
 
-def _tile_codes(engine, tiles: str) -> list:
-    """Lexicon codes of tiles, 0 for a blank."""
-    alphabet = engine.cw.alphabet
-    return [0 if ch == BLANK_SYMBOL else engine.to_lex[alphabet.index(ch) + 1] for ch in tiles]
+def _unseen(engine, board: Board, rack: str, unseen: str | None) -> list[int]:
+    """The tiles the mover cannot see, as game codes (TileSet.unseen: letters in alphabet
+    order, then the blanks): given as text, else the set minus the board and the rack.
+
+    Raises:
+        BadInput: a bad rack, or unseen tiles that with the board and rack exceed the set.
+    """
+    cw = engine.cw
+    return cw.tiles.unseen(board, cw.rack_codes(rack, board), unseen)
 
 
 def simulate(engine, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
@@ -352,8 +335,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     check_budget(seconds=seconds, iterations=iterations, plies=plies)
     if candidates < 1:
         raise BadInput(f"candidates must be positive, not {candidates}")
-    cw = engine.cw
-    tiles = unseen_tiles(cw, board, rack, unseen)
+    pool = _unseen(engine, board, rack, unseen)
     leaves = _leaves_for(engine, leave)
     plays = _candidates(engine, board, rack, leaves, candidates)
     if not plays:
@@ -362,7 +344,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
         iterations = DEFAULT_ITERATIONS if seconds is None else MAX_ITERATIONS
     base_cells = engine.cells(board)
     mover_rack = engine.rack_counts(rack, board)
-    codes = _tile_codes(engine, tiles)
+    codes = [engine.to_lex[code] for code in pool]
     rng = random.Random(seed)
     totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
     gains = [[0.0, 0.0, 0] for _ in plays]  # the same, of value minus the first candidate's
@@ -442,14 +424,14 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
     """
     check_budget(seconds=seconds, plies=plies)
     cw = engine.cw
-    tiles = unseen_tiles(cw, board, rack, unseen)
-    if len(tiles) != cw.rules.rack_size + 1:
-        raise BadInput(f"{len(tiles)} unseen tiles; the pre-endgame needs one in the bag, "
+    pool = _unseen(engine, board, rack, unseen)
+    if len(pool) != cw.rules.rack_size + 1:
+        raise BadInput(f"{len(pool)} unseen tiles; the pre-endgame needs one in the bag, "
                        f"{cw.rules.rack_size + 1} unseen")
     leaves = _leaves_for(engine, leave)
     base_cells = engine.cells(board)
     mover_rack = engine.rack_counts(rack, board)
-    codes = _tile_codes(engine, tiles)
+    codes = [engine.to_lex[code] for code in pool]
     rows = []
     for rank, (equity, play) in enumerate(_candidates(engine, board, rack, leaves, candidates)):
         total = 0.0

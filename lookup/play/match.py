@@ -4,14 +4,14 @@
     result.win_rate(), result.interval(), result.mean_spread()
 
 Bots (PLAYERS): "greedy" (the best score; with no play, exchange the whole rack when allowed),
-"equity" (score + the game's learned leave table, lookup/equity.py), "tile" (score + one value
-per tile, the table's one-tile leaves, minus 3 per repeated tile), "sim" (lookup/sim_player.py
-with a fixed budget per move, SIM_BUDGET: the equity bot's 10 best candidates simulated 2 plies
-deep over the same 30 dealings each (to the end of the game once at most 14 tiles are unseen),
-pruning clearly worse ones, the equity bot's exchanges kept; with the bag empty the endgame
-solver, at most 6 plies deep and no deeper round once 5,000 positions are searched; a budget
-counted in work, not seconds, so a match gives the same result on any machine). Pair k plays
-the game seed seed * PAIR_STRIDE + k twice (lookup/game_engine.py mirrored_pair). A draw
+"equity" (score + the game's learned leave table, lookup/crossword/equity.py), "tile" (score + one
+value per tile, the table's one-tile leaves, minus 3 per repeated tile), "sim"
+(lookup/play/players.py with a fixed budget per move, SIM_BUDGET: the equity bot's 10 best
+candidates simulated 2 plies deep over the same 30 dealings each (to the end of the game once at
+most 14 tiles are unseen), pruning clearly worse ones, the equity bot's exchanges kept; with the bag
+empty the endgame solver, at most 6 plies deep and no deeper round once 5,000 positions are
+searched; a budget counted in work, not seconds, so a match gives the same result on any machine).
+Pair k plays the game seed seed * PAIR_STRIDE + k twice (lookup/play/game.py mirrored_pair). A draw
 counts half a win. The 95 % interval of the win rate treats each pair as one sample (the two
 games of a pair are not independent): mean +- 1.96 standard errors of the pairs' win shares.
 """
@@ -20,8 +20,12 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from lookup.equity import EquityPlayer, TileModel
+from lookup.crossword.engine import move_engine
+from lookup.crossword.equity import TileModel
+from lookup.crossword.game import crossword_game
 from lookup.errors import BadInput
+from lookup.play.game import mirrored_pair
+from lookup.play.players import EquityPlayer, SimPlayer, greedy_player
 
 PLAYERS = ("greedy", "equity", "tile", "sim")
 SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 30, "to_end_unseen": 14,
@@ -37,8 +41,6 @@ def make_player(name: str, cw):
         BadInput: an unknown name.
         ArtifactMissing: "equity", "tile" or "sim" without a built leave table.
     """
-    from lookup.game_engine import greedy_player
-
     if name == "greedy":
         return greedy_player
     if name == "equity":
@@ -46,8 +48,6 @@ def make_player(name: str, cw):
     if name == "tile":
         return EquityPlayer(TileModel.from_table(cw.leaves()))
     if name == "sim":
-        from lookup.sim_player import SimPlayer
-
         cw.leaves()  # the simulation's leave is the table: refuse the bot without one
         return SimPlayer(**SIM_BUDGET)
     raise BadInput(f"unknown bot {name!r}; the bots are {', '.join(PLAYERS)}")
@@ -134,10 +134,6 @@ def play_pairs(game_id: str, a: str, b: str, seeds, artifacts: str | None = None
     """Play one mirrored pair per seed; the result for bot A."""
     if artifacts is not None:
         os.environ["WORDPACK_ARTIFACTS"] = artifacts
-    from lookup.crossword import crossword_game
-    from lookup.engine import move_engine
-    from lookup.game_engine import mirrored_pair
-
     cw = crossword_game(game_id)
     engine = move_engine(cw, compiled)
     first, second = make_player(a, cw), make_player(b, cw)
@@ -168,7 +164,7 @@ def play_match(game_id: str, a: str, b: str, pairs: int, seed: int, workers: int
         workers: processes playing batches of pairs in parallel (1: this process).
         batch: pairs per batch.
         progress: a callable(result so far, pairs) after every batch, or None.
-        compiled: the engine's path (lookup/engine.py move_engine).
+        compiled: the engine's path (lookup/crossword/engine.py move_engine).
 
     Raises:
         BadInput: an unknown bot, or fewer than one pair or worker.

@@ -6,29 +6,34 @@
     cw.score(board, move); cw.validate(board, placement); cw.render(board, move)
     cw.best_turn(board, rack="облмеоб", method="full")   # Erudit: several words in one turn
 
-A game is its rules (lookup/crossword_rules.py, read from artifacts/crossword/<id>.json) plus
-its lexicon's GADDAG (lookup/game_lexicon.py, artifacts/lexicons/<lexicon>.gaddag, loaded on
-first use). The work is done elsewhere: boards in lookup/board.py, moves in lookup/move.py and
-lookup/movegen.py, one placement's checks and score in lookup/placement.py, the drawing in
-lookup/render.py, multi-word turns in lookup/turn.py and lookup/turn_search.py. This module
-parses racks, scores words for word finders and lists exchanges and the pass. The games are
-the rules files that are built: `crossword_games()`.
+A game is its rules (rules.py, read from artifacts/crossword/<id>.json) plus its lexicon's
+GADDAG (lexicon.py, artifacts/lexicons/<lexicon>.gaddag, loaded on first use). The work is done
+elsewhere in this wing: tiles and racks in tiles.py, boards in board.py, moves in move.py, the
+one move path in line_plays (engine.py when numba is installed, else movegen.py), one
+placement's checks and score in placement.py, the drawing in render.py, multi-word turns in
+turn.py and turn_search.py, equity in equity.py and leaves.py, look-ahead in endgame.py and
+simulate.py. This module checks racks, scores words for word finders and lists exchanges and
+the pass. The games are the rules files that are built: `crossword_games()`.
 """
 
 import functools
 import itertools
 
-from lookup.board import BLANK, LETTER_MASK, Board, empty_board, parse_board
-from lookup.crossword_rules import Rules, load_rules
-from lookup.equity import rank_by_equity, unseen_tiles
-from lookup.errors import BadInput, unknown_name
-from lookup.formats import BLANK_SYMBOL
-from lookup.game_lexicon import GameLexicon, game_lexicon, lexicon_tables
-from lookup.leaves import LeaveValues, leaves_path, read_leaves
-from lookup.move import Move
-from lookup.movegen import ACROSS, GaddagTables, generate, orientations
-from lookup.paths import artifacts_dir, built_names
-from lookup.placement import (
+from lookup.crossword.board import Board, empty_board, parse_board
+from lookup.crossword.endgame import solve_endgame
+from lookup.crossword.engine import MAX_LEAVE_TILES, move_engine, numba_available
+from lookup.crossword.equity import rank_by_equity
+from lookup.crossword.leaves import LeaveValues, leaves_path, read_leaves
+from lookup.crossword.lexicon import GameLexicon, game_lexicon, lexicon_tables
+from lookup.crossword.move import Move
+from lookup.crossword.movegen import (
+    ACROSS,
+    GaddagTables,
+    MoveGenContext,
+    generate,
+    orientations,
+)
+from lookup.crossword.placement import (
     placed_tiles,
     placement_score,
     rack_problems,
@@ -36,15 +41,21 @@ from lookup.placement import (
     square_problems,
     word_problems,
 )
-from lookup.render import render
-from lookup.turn import (
+from lookup.crossword.render import render
+from lookup.crossword.rules import Rules, load_rules
+from lookup.crossword.simulate import simulate
+from lookup.crossword.tiles import BLANK_CODE, TileSet
+from lookup.crossword.turn import (
     connection_problems,
     played_set,
     repeat_problems,
     turn_problems,
     turn_score,
 )
-from lookup.turn_search import METHODS, TurnSearch, line_step
+from lookup.crossword.turn_search import METHODS, TurnSearch
+from lookup.errors import BadInput, unknown_name
+from lookup.formats import BLANK_SYMBOL
+from lookup.paths import artifacts_dir, built_names
 
 __all__ = ["BLANK_SYMBOL", "CrosswordGame", "Move", "Rules", "crossword_game", "crossword_games"]
 
@@ -56,17 +67,22 @@ class CrosswordGame:
 
     Args:
         rules: the game's rules.
-        tables: the lexicon's GADDAG prepared by lookup.movegen.gaddag_tables, or None to load
-            artifacts/lexicons/<rules.lexicon>.gaddag when first needed.
+        tables: the lexicon's GADDAG prepared by lookup.crossword.movegen.gaddag_tables, or
+            None to load artifacts/lexicons/<rules.lexicon>.gaddag when first needed.
+        compiled: how line_plays finds plays: True the compiled move engine, False the
+            pure-Python move generator, None the engine when numba is installed.
     """
 
-    def __init__(self, rules: Rules, tables: GaddagTables | None = None):
+    def __init__(self, rules: Rules, tables: GaddagTables | None = None,
+                 compiled: bool | None = None):
         self.rules = rules
         self.id = rules.id
         self.alphabet = rules.alphabet
+        self.compiled = compiled
         self._tables = tables
         self._lexicon = None
         self._leaves = None
+        self._context = None
 
     # --- the lexicon ---------------------------------------------------------------------
     def lexicon(self) -> GameLexicon:
@@ -84,6 +100,11 @@ class CrosswordGame:
             self._lexicon = game_lexicon(self.rules, tables)
         return self._lexicon
 
+    @property
+    def tiles(self) -> TileSet:
+        """The tile set (lookup/crossword/tiles.py): codes, counts, values, unseen tiles."""
+        return self.rules.tiles
+
     def tables(self) -> GaddagTables:
         """The lexicon's GADDAG (loads it on first call); raises as lexicon() does."""
         return self.lexicon().tables
@@ -98,7 +119,7 @@ class CrosswordGame:
         return empty_board(self.rules.layout.size, self.alphabet)
 
     def parse_board(self, text: str) -> Board:
-        """Parse a board (lookup/board.py describes the text format).
+        """Parse a board (lookup/crossword/board.py describes the text format).
 
         Raises:
             BadInput: wrong size, unknown symbols, letters outside the alphabet, more tiles
@@ -107,8 +128,8 @@ class CrosswordGame:
         r = self.rules
         return parse_board(text, layout=r.layout, alphabet=r.alphabet, counts=r.counts,
                            blanks=r.blanks, game=r.id)
-    def parse_rack(self, rack: str, board: Board | None = None) -> tuple[dict, int]:
-        """Letters ({letter: count}) and blanks of a rack such as "abc?def".
+    def rack_codes(self, rack: str, board: Board | None = None) -> list[int]:
+        """The tile codes of a rack such as "abc?def" (lookup/crossword/tiles.py: 0 a blank).
 
         Args:
             rack: letters of the game (either case) and "?" for a blank.
@@ -123,30 +144,23 @@ class CrosswordGame:
         if len(rack) > r.rack_size:
             raise BadInput(f"rack {rack!r} has {len(rack)} tiles; a {r.id} rack holds "
                            f"{r.rack_size}")
+        codes = [r.tiles.code(ch, "rack letter") for ch in rack]
+        on_board = r.tiles.on_board(board) if board is not None else []
+        r.tiles.check_counts(codes + on_board, "rack and board")
+        return codes
+
+    def parse_rack(self, rack: str, board: Board | None = None) -> tuple[dict, int]:
+        """Letters ({letter: count}) and blanks of a rack such as "abc?def"; raises as
+        rack_codes does.
+        """
         letters: dict[str, int] = {}
         blanks = 0
-        for ch in rack:
-            if ch == BLANK_SYMBOL:
+        for code in self.rack_codes(rack, board):
+            if code == BLANK_CODE:
                 blanks += 1
-            elif ch.lower() in r.counts:
-                letters[ch.lower()] = letters.get(ch.lower(), 0) + 1
             else:
-                raise BadInput(f"rack letter {ch!r} is not a letter of {r.id} (letters: "
-                               f"{r.alphabet}, '?' for a blank)")
-        on_board: dict[str, int] = {}
-        board_blanks = 0
-        for _row, _col, letter, is_blank in (board.tiles() if board is not None else ()):
-            if is_blank:
-                board_blanks += 1
-            else:
-                on_board[letter] = on_board.get(letter, 0) + 1
-        for letter, n in sorted(letters.items()):
-            if n + on_board.get(letter, 0) > r.counts[letter]:
-                raise BadInput(f"rack and board hold {n + on_board.get(letter, 0)} tiles "
-                               f"{letter!r}; the {r.id} set has {r.counts[letter]}")
-        if blanks + board_blanks > r.blanks:
-            raise BadInput(f"rack and board hold {blanks + board_blanks} blanks; the {r.id} "
-                           f"set has {r.blanks}")
+                letter = self.alphabet[code - 1]
+                letters[letter] = letters.get(letter, 0) + 1
         return letters, blanks
 
     def leaves(self) -> LeaveValues:
@@ -218,7 +232,7 @@ class CrosswordGame:
         Under placement = "multi" (Erudit), `top` ranks multi-word turns (kind "turn") with
         the plays, found by the full search of best_turn (ties: fewer parts first); without
         `top` the list holds the single-line plays, as every turn would be too many to list.
-        By equity (score + the value of the tiles kept, lookup/equity.py), every move gets
+        By equity (score + the value of the tiles kept, lookup/crossword/equity.py), every move gets
         `leave` and `equity` and the moves are sorted by equity, ties in that same order.
 
         Args:
@@ -244,11 +258,9 @@ class CrosswordGame:
         if by not in ("score", "equity"):
             raise BadInput(f"moves by {by!r}: use 'score' or 'equity'")
         r = self.rules
-        letters, blanks = self.parse_rack(rack, board)
+        codes = self.rack_codes(rack, board)
         if by == "equity":
-            codes = [self.alphabet.index(ch) + 1 for ch, n in letters.items()
-                     for _ in range(n)] + [0] * blanks
-            pool = unseen_tiles(r, board, codes, unseen)
+            pool = r.tiles.unseen(board, codes, unseen)
             if bag is None:
                 bag = max(0, len(pool) - r.rack_size)
             if not len(pool) - r.rack_size <= bag <= len(pool):
@@ -259,19 +271,17 @@ class CrosswordGame:
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
         if r.placement == "multi" and top is not None:
-            moves = self._turn_search(board, letters, blanks, played_words).ranked(top)
+            moves = self._turn_search(board, codes, played_words).ranked(top)
         else:
-            moves = self._plays(board, letters, blanks, None if r.repeat_words else top)
+            moves = self._plays(board, codes, None if r.repeat_words else top)
             if not r.repeat_words:
                 played = played_set(board, played_words)
                 moves = [m for m in moves if not repeat_problems(r, m.words, played)][:top]
-        in_rack = sum(letters.values()) + blanks
         if bag is None:
             on_board = sum(1 for code in board.cells if code)
-            bag = max(0, r.total_tiles - on_board - in_rack - r.rack_size)
-        if bag >= r.exchange_min_bag and in_rack:
-            tiles = "".join(letter * letters[letter] for letter in sorted(letters))
-            tiles += BLANK_SYMBOL * blanks
+            bag = max(0, r.total_tiles - on_board - len(codes) - r.rack_size)
+        if bag >= r.exchange_min_bag and codes:
+            tiles = r.tiles.text(codes)
             subsets = sorted({"".join(c) for k in range(1, len(tiles) + 1)
                               for c in itertools.combinations(tiles, k)})
             moves.extend(Move("exchange", exchanged=s) for s in subsets)
@@ -289,7 +299,8 @@ class CrosswordGame:
             board: the position.
             rack: the tiles to play, "?" for a blank.
             method: "greedy", the best play then the best one the tiles left allow, until none
-                fits; or "full", the best turn of every sequence of plays (lookup/turn_search.py).
+                fits; or "full", the best turn of every sequence of plays
+                (lookup/crossword/turn_search.py).
             played_words: under repeat_words = false, the words played earlier in the game;
                 the words on the board count in any case.
 
@@ -301,34 +312,29 @@ class CrosswordGame:
         """
         if method not in METHODS:
             raise BadInput(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
-        letters, blanks = self.parse_rack(rack, board)
+        codes = self.rack_codes(rack, board)
         if self.rules.placement == "line":
             plays = self.moves(board, rack, top=1, played_words=played_words)
             return plays[0] if plays[0].kind == "play" else None
-        search = self._turn_search(board, letters, blanks, played_words)
+        search = self._turn_search(board, codes, played_words)
         if method == "greedy":
             return search.greedy()
         turns = search.ranked(top=1)
         return turns[0] if turns else None
 
-    def _turn_search(self, board: Board, letters: dict, blanks: int, played_words,
+    def _turn_search(self, board: Board, rack: list[int], played_words,
                      compiled: bool | None = None) -> TurnSearch:
-        """The turn search of a position (lookup/turn_search.py); `compiled` chooses its step
-        (line_step).
+        """The turn search of a position (lookup/crossword/turn_search.py); its step is
+        line_plays, `compiled` as line_plays takes it.
         """
-        return TurnSearch(self, board, letters, blanks, played_set(board, played_words),
-                          line_step(self, compiled))
+        return TurnSearch(self, board, rack, played_set(board, played_words),
+                          functools.partial(self.line_plays, compiled=compiled))
 
-    def _plays(self, board: Board, letters: dict, blanks: int,
-               top: int | None = None) -> list[Move]:
-        """The single-line plays of a parsed rack, best first (the move generator)."""
+    def _plays(self, board: Board, rack: list[int], top: int | None = None) -> list[Move]:
+        """The single-line plays of a rack's tile codes, best first (line_plays)."""
         lex = self.lexicon()
-        to_lexicon = lex.to_lexicon
-        cells = [to_lexicon[c & LETTER_MASK] | (c & BLANK) for c in board.cells]
-        counts = [0] * (LETTER_MASK + 1)
-        counts[0] = blanks
-        for letter, n in letters.items():
-            counts[to_lexicon[self.alphabet.index(letter) + 1]] = n
+        cells = lex.cells(board)
+        counts = lex.rack_counts(rack)
         moves = []
         same_codes = lex.same_codes
         for negative, direction, line, start, codes, blank_bits in self.line_plays(cells, counts,
@@ -340,38 +346,67 @@ class CrosswordGame:
                               board, blank_bits))
         return moves
 
-    def line_plays(self, cells: list, counts: list, top: int | None = None) -> list:
-        """The move generator's single-line plays as its tuples (lookup/movegen.generate),
-        best first: `cells` the board in lexicon codes, row-major; `counts` the rack by
-        lexicon code, the blanks at index 0 (lookup/engine.py's layout).
+    def line_plays(self, cells: list, counts: list, top: int | None = None,
+                   compiled: bool | None = None) -> list:
+        """Every single-line play of a position, best first in the order of moves(), as
+        tuples (-score, direction, line, start, main word codes, blank bits) in lexicon codes.
+
+        The one move path of the game: the compiled move engine (lookup/crossword/engine.py)
+        when numba is installed, else the pure-Python move generator
+        (lookup/crossword/movegen.py), which CPython runs about twice as fast as the engine's
+        kernel source. Both list the same plays in the same order (tests/test_engine.py).
+
+        Args:
+            cells: the board in lexicon codes, row-major (GameLexicon.cells).
+            counts: the rack by lexicon code, the blanks at index 0 (GameLexicon.rack_counts).
+            top: only the best `top` plays (the generator prunes by a score bound).
+            compiled: True the engine, False the generator, None the game's `compiled`
+                (None: the engine when numba is installed and the engine takes the game).
         """
-        r = self.rules
-        lex = self.lexicon()
-        layout = r.layout
-        across, down = orientations(
-            lex.tables, cells, layout.size, layout.start[0] * layout.size + layout.start[1],
-            layout.letter_mult, layout.word_mult, lex.values, r.rack_size, r.bingo,
-            lex.all_letters, r.max_word_length)
+        if self._uses_engine(compiled):
+            plays = move_engine(self, compiled=True).play_tuples(cells, counts)
+            return plays[:top] if top is not None else plays
+        context = self._movegen_context()
+        across, down = orientations(context, cells)
         letters = list(counts)
         letters[0] = 0
-        return generate(lex.tables, across, down, letters, counts[0], lex.all_letters,
-                        r.min_word_length, r.max_word_length, top)
+        return generate(context, across, down, letters, counts[0], top)
 
-    # --- look-ahead: lookup/endgame.py, lookup/simulate.py ------------------------------
+    def _movegen_context(self) -> MoveGenContext:
+        """The move generator's constants of this game (lookup/crossword/movegen.py), made on
+        first use.
+        """
+        if self._context is None:
+            r = self.rules
+            lex = self.lexicon()
+            layout = r.layout
+            self._context = MoveGenContext(
+                lex.tables, layout.size, layout.start[0] * layout.size + layout.start[1],
+                layout.letter_mult, layout.word_mult, lex.values, r.rack_size, r.bingo,
+                lex.all_letters, r.min_word_length, r.max_word_length)
+        return self._context
+
+    def _uses_engine(self, compiled: bool | None) -> bool:
+        """Whether line_plays runs the compiled engine (its `compiled` argument)."""
+        if compiled is None:
+            compiled = self.compiled
+        if compiled is None:
+            compiled = numba_available() and self.rules.rack_size <= MAX_LEAVE_TILES + 1
+        return compiled
+
+    # --- look-ahead: lookup/crossword/endgame.py, lookup/crossword/simulate.py
+    # ------------------------------
     def endgame(self, board: Board, rack: str, opponent_rack: str, seconds: float | None = None,
                 plies: int | None = None, nodes: int | None = None):
         """Best play to the end with the bag empty and both racks known: an EndgameResult
         with `value` (the mover's points to the end minus the opponent's, end adjustments
-        included) and `line` (the principal variation); lookup/endgame.py. `seconds`,
+        included) and `line` (the principal variation); lookup/crossword/endgame.py. `seconds`,
         `plies` and `nodes` (positions searched) bound the iterative deepening.
 
         Raises:
             BadInput: bad racks, a bag that is not empty, seconds, plies or nodes not
                 positive.
         """
-        from lookup.endgame import solve_endgame  # engine modules import this one
-        from lookup.engine import move_engine
-
         return solve_endgame(move_engine(self), board, rack, opponent_rack, seconds=seconds,
                              plies=plies, nodes=nodes)
 
@@ -379,16 +414,13 @@ class CrosswordGame:
                  plies: int | None = 2, iterations: int | None = None,
                  seconds: float | None = None, seed: int = 0) -> list:
         """Monte Carlo simulation of the best candidates by equity: rows (move, mean,
-        stderr, iterations, pruned), best first; lookup/simulate.py. plies=None plays every
-        line to the end of the game.
+        stderr, iterations, pruned), best first; lookup/crossword/simulate.py. plies=None plays
+        every line to the end of the game.
 
         Raises:
             BadInput: bad rack or unseen tiles; candidates, plies, iterations or seconds not
                 positive.
         """
-        from lookup.engine import move_engine
-        from lookup.simulate import simulate
-
         return simulate(move_engine(self), board, rack, unseen=unseen, candidates=candidates,
                         plies=plies, iterations=iterations, seconds=seconds, seed=seed)
 
@@ -398,7 +430,7 @@ class CrosswordGame:
         """Why a placement is illegal; an empty list when it is legal.
 
         Under placement = "multi" (Erudit) the tiles may form several words anywhere: the
-        rules of lookup/turn.py apply.
+        rules of lookup/crossword/turn.py apply.
 
         Args:
             board: the position.
@@ -430,10 +462,11 @@ class CrosswordGame:
         return word_problems(rules, board, placed, direction, self.is_word)
 
     def score(self, board: Board, move) -> int:
-        """Score a placement by the game's rules (lookup/scoring.py), whatever the lexicon says.
+        """Score a placement by the game's rules (lookup/crossword/scoring.py), whatever the lexicon
+        says.
 
         Under placement = "multi" (Erudit) a placement is a turn: the sum of the words it
-        forms, each with the premiums of its new tiles, plus the bingo (lookup/turn.py).
+        forms, each with the premiums of its new tiles, plus the bingo (lookup/crossword/turn.py).
 
         Args:
             board: the position before the move.
@@ -458,7 +491,7 @@ class CrosswordGame:
         return placement_score(self.rules, board, placed, direction)
 
     def render(self, board: Board, move: Move | None = None) -> str:
-        """The board as text, with a move's new tiles in brackets (lookup/render.py).
+        """The board as text, with a move's new tiles in brackets (lookup/crossword/render.py).
 
         Tiles are lowercase (a blank uppercase); empty squares show their premium: = triple
         word, - double word, " triple letter, ' double letter.

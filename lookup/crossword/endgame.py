@@ -10,12 +10,12 @@ round until no line is cut by the depth). A transposition table, keyed by Zobris
 the board, both racks, the side to move and the scoreless-turn count, holds each position's
 value or bound, its best move (searched first next time) and, for exact values, the line.
 Moves are tried best first: the table's move, then the plays that empty the rack, then the
-other plays, each by score, the pass last. Plays come from the fast engine (lookup/engine.py),
-each board and rack's once per search; one ply above the depth cut a single best-play search
-gives the node's value (EndgameSearch). Positions change in place and are restored after each
-move.
+other plays, each by score, the pass last. Plays come from the fast engine
+(lookup/crossword/engine.py), each board and rack's once per search; one ply above the depth cut a
+single best-play search gives the node's value (EndgameSearch). Positions change in place and are
+restored after each move.
 
-End rules (lookup/game_engine.py): a play that empties the rack ends the game and earns twice
+End rules (lookup/play/game.py): a play that empties the rack ends the game and earns twice
 the value of the opponent's rack (the player gains it, the opponent loses it); a pass or a
 play scoring 0 is scoreless, and `scoreless_turns_end` of them in a row end the game with
 each rack's value taken from its owner. With the bag empty no exchange is allowed. A line cut
@@ -24,14 +24,12 @@ by the depth is worth 0 from the cut on; `exact` says no line was cut.
 
 import random
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from lookup.board import BLANK, Board
-from lookup.crossword import BLANK_SYMBOL, Move
-from lookup.engine_kernel import (
+from lookup.crossword.board import BLANK, Board
+from lookup.crossword.engine_kernel import (
     R_BLANKS,
     R_DIRECTION,
     R_LEAVE,
@@ -41,8 +39,9 @@ from lookup.engine_kernel import (
     R_START,
     RECORD_FIELDS,
 )
+from lookup.crossword.move import Move
+from lookup.crossword.tiles import EMPTY_LEAVE
 from lookup.errors import BadInput
-from lookup.leaves import EMPTY_LEAVE
 
 PASS = ()  # the pass in a search line (plays are record tuples)
 PASS_ENTRY = (PASS, (), 0, 0, None, None, None)  # the pass as a move entry (EndgameSearch._entry)
@@ -75,36 +74,6 @@ def play_tiles(play, cells, size: int) -> list:
             placed.append((square, code | BLANK, 0) if bits >> q & 1 else (square, code, code))
         square += step
     return placed
-
-
-def held_tiles(cw, board: Board, racks: dict, pool: str = "") -> Counter:
-    """Tiles ("?" the blanks) on the board, on the named racks ({name: tiles}) and in a
-    pool of any size (named "unseen tiles").
-
-    Raises:
-        BadInput: a rack the game does not allow, a pool tile that is not the game's, or
-            more tiles of a kind than the set has.
-    """
-    rules = cw.rules
-    held = Counter()
-    for _name, tiles in racks.items():
-        letters, blanks = cw.parse_rack(tiles, board)
-        held.update(letters)
-        held[BLANK_SYMBOL] += blanks
-    for tile in pool:
-        if tile != BLANK_SYMBOL and tile not in rules.counts:
-            raise BadInput(f"unseen tile {tile!r} is not a letter of {rules.id} (letters: "
-                           f"{cw.alphabet}, '?' for a blank)")
-        held[tile] += 1
-    names = " and ".join([*racks, *(["unseen tiles"] if pool else [])])
-    for _row, _col, letter, is_blank in board.tiles():
-        held[BLANK_SYMBOL if is_blank else letter] += 1
-    for tile, n in sorted(held.items()):
-        in_set = rules.blanks if tile == BLANK_SYMBOL else rules.counts[tile]
-        if n > in_set:
-            raise BadInput(f"board and {names} hold {n} tiles {tile!r}; the "
-                           f"{rules.id} set has {in_set}")
-    return held
 
 
 class _OutOfBudget(Exception):
@@ -428,11 +397,14 @@ def check_endgame(cw, board: Board, rack: str, opponent_rack: str) -> None:
     for name, tiles in racks.items():
         if not "".join(tiles.split()):
             raise BadInput(f"the {name} is empty: the game is over")
-    held = held_tiles(cw, board, racks)
-    in_bag = rules.total_tiles - sum(held.values())
+    held = cw.tiles.on_board(board)
+    for tiles in racks.values():
+        held += cw.rack_codes(tiles, board)
+    cw.tiles.check_counts(held, f"board and {' and '.join(racks)}")
+    in_bag = rules.total_tiles - len(held)
     if in_bag:
         raise BadInput(f"{in_bag} tiles are still in the bag (the board and both racks hold "
-                       f"{sum(held.values())} of {rules.total_tiles}): an endgame needs the "
+                       f"{len(held)} of {rules.total_tiles}): an endgame needs the "
                        "bag empty; use simulate while it is not")
 
 
@@ -454,7 +426,7 @@ def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
     """Solve an endgame (module docstring): CrosswordGame.endgame.
 
     Args:
-        engine: the game's MoveEngine (lookup/engine.py move_engine).
+        engine: the game's MoveEngine (lookup/crossword/engine.py move_engine).
         board: the position.
         rack, opponent_rack: the side to move's tiles and the opponent's ("?" a blank).
         seconds: stop deepening after this much time (the first round always finishes).
