@@ -13,9 +13,7 @@ includes an unknown lexicon or game; 130 interrupted.
 import argparse
 import json
 import sys
-import threading
 import time
-import webbrowser
 
 import lookup
 from lookup.errors import BadInput, CorruptArtifact, UnknownName, WordpackError
@@ -469,17 +467,28 @@ def _read_board(path: str) -> str:
         raise BadInput(f"board file {path} is not UTF-8 text") from None
 
 
-# --- the static site -------------------------------------------------------------------------
+# --- the site and the JSON API ----------------------------------------------------------------
+
+SERVE_PACKAGES = ("starlette", "uvicorn", "uvloop", "httptools")
+
 
 def serve(args) -> int:
-    """Serve the word finder and Wordle/Nerdle helper page of `make web` on 127.0.0.1."""
-    from lookup.web_server import start_server, web_dir
+    """Serve the web page of `make web` and the JSON API (/api/) with worker processes.
 
-    server = start_server(web_dir(), args.port)
-    print(f"http://127.0.0.1:{server.server_address[1]}/ (Ctrl-C stops)", flush=True)
-    if args.open:
-        webbrowser.open(f"http://127.0.0.1:{server.server_address[1]}/")
-    threading.Event().wait()
+    The server is the `service` package (beside `lookup`, never imported by it: it needs the
+    `serve` extra); this process becomes it (exec), so Ctrl-C and SIGTERM reach its workers.
+    """
+    import importlib.util
+    import os
+
+    missing = [name for name in SERVE_PACKAGES if importlib.util.find_spec(name) is None]
+    if missing:
+        raise WordpackError(f"wordpack serve needs the serve extra ({', '.join(missing)} "
+                            "missing): pip install 'wordpack[serve]'")
+    workers = args.workers or os.cpu_count() or 1
+    argv = [sys.executable, "-m", "service", "--host", args.host, "--port", str(args.port),
+            "--workers", str(workers), "--budget", str(args.budget)]
+    os.execv(sys.executable, argv + (["--open"] if args.open else []))
     return 0
 
 
@@ -630,7 +639,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--verify", action="store_true",
         help="check every artifact's size and sha256 against manifest.json")
     sub = command(serve)
+    sub.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
     sub.add_argument("--port", type=non_negative_int, default=8000, help="port (8000; 0: any)")
+    sub.add_argument("--workers", type=positive_int,
+                     help="worker processes (default: one per core)")
+    sub.add_argument("--budget", type=positive_float, default=1.0,
+                     help="seconds one query may compute before a 503 (1)")
     sub.add_argument("--open", action="store_true", help="also open it in the web browser")
     grouped = [name for names in COMMAND_GROUPS.values() for name in names]
     assert sorted(grouped) == sorted(parser.commands), "COMMAND_GROUPS lists every command once"
