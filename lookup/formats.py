@@ -11,7 +11,8 @@ from pathlib import Path
 from lookup.errors import ArtifactMissing, CorruptArtifact, UnsupportedFormat, make_command
 
 # --- Word graphs (.trie, .dawg, .gaddag) and their runtime indexes (.idx) ---------------------
-# Version 3: two files per graph, built by one pipeline run (docs/FORMATS.md "Word graphs").
+# Version 4: two files per graph, built by one pipeline run (docs/FORMATS.md "Word graphs"),
+# each carrying the sha256 of its whole self (GRAPH_SHA256_AT) that readers check on load.
 # - The packed graph `<name>.<kind>` (shipped; clients/js/lexicon.js reads it): PACKED_HEADER,
 #   the alphabet (UTF-8, zero-padded to a multiple of 8 bytes), the arcs section (the nodes in
 #   pre-order, variable width, see PACKED_*), then with GRAPH_HAS_COUNTS the counts section
@@ -27,25 +28,41 @@ GADDAG_MAGIC = b"WPGADDAG"
 # The index of a graph of magic M has magic INDEX_MAGIC[M].
 INDEX_MAGIC = {TRIE_MAGIC: b"WPTRIEIX", DAWG_MAGIC: b"WPDAWGIX", GADDAG_MAGIC: b"WPGADDIX"}
 INDEX_SUFFIX = ".idx"
-GRAPH_VERSION = 3
-GRAPH_EARLIEST_SUPPORTED_VERSION = 3
+GRAPH_VERSION = 4
+GRAPH_EARLIEST_SUPPORTED_VERSION = 4
+# Both headers hold at this offset the file's sha256 taken with these 32 bytes zeroed
+# (graph_file_sha256): one digest covers the whole file, header included.
+GRAPH_SHA256_AT = 48
+GRAPH_SHA256_BYTES = 32
 # Rebuilds every word graph (a file of an older version names it in its error).
 GRAPH_MAKE_TARGET = "lexicons"
 
-# Packed graph header: magic, version, flags, header_size, input_sha256, payload_sha256,
+# Packed graph header: magic, version, flags, header_size, input_sha256, file_sha256,
 # word_count, node_count, arc_count, alphabet_bytes, arcs_bytes, counts_bytes, 24 reserved
 # zero bytes.
 PACKED_HEADER = struct.Struct("<8sHHI32s32sIIIIII24x")
 assert PACKED_HEADER.size == 128
-# Index header: magic, version, flags, header_size, graph_sha256 (the payload_sha256 of the
-# packed graph it was built from), payload_sha256, word_count, node_count, arc_count (words in
+# Index header: magic, version, flags, header_size, graph_sha256 (the file_sha256 of the
+# packed graph it was built from), file_sha256, word_count, node_count, arc_count (words in
 # the words section after the zero word), alphabet_bytes, word_bytes, member_slots,
 # member_root, 20 reserved zero bytes.
 INDEX_HEADER = struct.Struct("<8sHHI32s32sIIIIIII20x")
 assert INDEX_HEADER.size == 128
+
+
+def graph_file_sha256(data) -> bytes:
+    """The file_sha256 of a word graph file, packed or index: the sha256 of all its bytes with
+    the field itself (GRAPH_SHA256_AT) zeroed.
+    """
+    view = memoryview(data)
+    digest = hashlib.sha256(view[:GRAPH_SHA256_AT])
+    digest.update(bytes(GRAPH_SHA256_BYTES))
+    digest.update(view[GRAPH_SHA256_AT + GRAPH_SHA256_BYTES:])
+    return digest.digest()
 GRAPH_HAS_COUNTS = 0x1  # flags bit 0: the counts section is present (DAWG, trie)
 GRAPH_HAS_MEMBERSHIP = 0x2  # flags bit 1 (index only): the membership section is present
 GRAPH_ALIGNMENT = 8  # the alphabet is padded so that the next section starts on this boundary
+MAX_VARINT_BYTES = 5  # a LEB128 varint of a u32 (references, counts) takes at most 5 bytes
 
 # A packed arc is one head byte, then the tile byte when the head's tile field is
 # PACKED_TILE_ESCAPE, then with PACKED_REF a LEB128 reference; without PACKED_REF the child

@@ -31,6 +31,8 @@ from lookup.formats import (
     GRAPH_ALIGNMENT,
     GRAPH_HAS_COUNTS,
     GRAPH_HAS_MEMBERSHIP,
+    GRAPH_SHA256_AT,
+    GRAPH_SHA256_BYTES,
     GRAPH_VERSION,
     INDEX_HEADER,
     INDEX_MAGIC,
@@ -48,6 +50,7 @@ from lookup.formats import (
     REF_NEW_SHARED,
     REF_NO_CHILD,
     REF_SHARED_BASE,
+    graph_file_sha256,
     graph_word_bytes,
 )
 from lookup.graph import NO_CHILD, PackedGraph, unpack_graph
@@ -211,6 +214,12 @@ def _padded_alphabet(alphabet: str) -> tuple[bytes, int]:
     return encoded + b"\x00" * (-len(encoded) % GRAPH_ALIGNMENT), len(encoded)
 
 
+def sealed_graph(data: bytes) -> bytes:
+    """A graph file with its file_sha256 field (zero until now) filled in."""
+    end = GRAPH_SHA256_AT + GRAPH_SHA256_BYTES
+    return data[:GRAPH_SHA256_AT] + graph_file_sha256(data) + data[end:]
+
+
 def graph_bytes(magic: bytes, alphabet: str, input_sha256: str, word_count: int,
                 nodes: list[tuple], root: int, with_counts: bool = True) -> bytes:
     """A complete packed graph file: header, padded alphabet, arcs, and the per-node word
@@ -229,7 +238,7 @@ def graph_bytes(magic: bytes, alphabet: str, input_sha256: str, word_count: int,
         GRAPH_HAS_COUNTS if with_counts else 0,
         PACKED_HEADER.size + len(padded),
         bytes.fromhex(input_sha256),
-        hashlib.sha256(payload).digest(),
+        bytes(GRAPH_SHA256_BYTES),  # file_sha256, filled in by sealed_graph
         word_count,
         len(nodes),
         sum(len(node) for node in nodes),
@@ -237,7 +246,7 @@ def graph_bytes(magic: bytes, alphabet: str, input_sha256: str, word_count: int,
         len(arcs),
         len(counts),
     )
-    return header + payload
+    return sealed_graph(header + payload)
 
 
 def index_words(graph: PackedGraph) -> tuple[list[int], list[int]]:
@@ -387,7 +396,7 @@ def index_bytes(magic: bytes, packed: bytes, with_membership: bool) -> bytes:
         flags,
         INDEX_HEADER.size + len(padded),
         PACKED_HEADER.unpack_from(packed)[5],
-        hashlib.sha256(payload).digest(),
+        bytes(GRAPH_SHA256_BYTES),  # file_sha256, filled in by sealed_graph
         graph.word_count,
         len(graph.nodes),
         len(words),
@@ -396,7 +405,7 @@ def index_bytes(magic: bytes, packed: bytes, with_membership: bool) -> bytes:
         len(slots),
         member_root,
     )
-    return header + payload
+    return sealed_graph(header + payload)
 
 
 def dawg_bytes(words: list[str], alphabet: str, input_sha256: str | None = None) -> bytes:

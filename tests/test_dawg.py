@@ -13,7 +13,7 @@ from lookup.dawg import Lexicon
 from lookup.errors import BadInput, CorruptArtifact
 from lookup.formats import DAWG_MAGIC, GADDAG_MAGIC, PACKED_HEADER, TRIE_MAGIC
 from lookup.graph import NO_CHILD, read_graph, unpack_graph
-from pipeline.build_dawg import dawg_bytes, write_graph_files
+from pipeline.build_dawg import dawg_bytes, sealed_graph, write_graph_files
 from pipeline.build_gaddag import gaddag_bytes
 from pipeline.build_trie import trie_bytes
 
@@ -246,7 +246,9 @@ def test_damaged_packed_graph_is_refused_in_one_line():
     # their child in place, without end: nesting deeper than any word.
     for damaged in (arcs[:-2] + bytes([arcs[-2] & ~0x40]) + arcs[-1:], bytes([1]) * 5000):
         fields[2], fields[10], fields[11] = 0, len(damaged), 0  # no counts section
-        data = PACKED_HEADER.pack(*fields) + good[PACKED_HEADER.size:header_size] + damaged
+        # Sealed with a matching sha256, as a faulty writer would: the structure is on trial.
+        data = sealed_graph(PACKED_HEADER.pack(*fields) + good[PACKED_HEADER.size:header_size]
+                            + damaged)
         with pytest.raises(CorruptArtifact) as error:
             unpack_graph(data, "g.dawg", DAWG_MAGIC)
         assert str(error.value) == ("g.dawg: arcs or counts section does not decode; delete "

@@ -86,9 +86,9 @@ def test_manifest(built):
     entries = {e["path"]: e for e in manifest["artifacts"]}
     assert sorted(entries) == sorted(TARGETS)
     dawg = entries["lexicons/enable.dawg"]
-    assert dawg["format"] == "dawg" and dawg["version"] == 3
+    assert dawg["format"] == "dawg" and dawg["version"] == 4
     index = entries["lexicons/enable.dawg.idx"]
-    assert index["format"] == "dawg-index" and index["version"] == 3
+    assert index["format"] == "dawg-index" and index["version"] == 4
     assert index["licences"] == ["public domain"]
     assert dawg["licences"] == ["public domain"]
     assert entries["lexicons/opencorpora-nouns.gaddag"]["licences"] == ["CC-BY-SA-3.0"]

@@ -256,7 +256,15 @@ def version_one(data):
     dawg = bytearray((data / "enable.dawg").read_bytes())
     dawg[8:10] = b"\x01\x00"
     (data / "enable.dawg.gz").write_bytes(gzip.compress(bytes(dawg)))
-    return "word graph version 1; these readers read version 3; rebuild it with `make lexicons`"
+    return "word graph version 1; these readers read version 4; rebuild it with `make lexicons`"
+
+
+def flipped(data):
+    dawg = bytearray((data / "enable.dawg").read_bytes())
+    dawg[len(dawg) // 2] ^= 0x04
+    (data / "enable.dawg.gz").write_bytes(gzip.compress(bytes(dawg)))
+    return "damaged: its sha256 (file_sha256) does not match its bytes; rebuild it with " \
+        "`make lexicons`"
 
 
 def missing(data):
@@ -264,7 +272,7 @@ def missing(data):
     return "HTTP 404 File not found; check the address, or build it with `make web`"
 
 
-@pytest.mark.parametrize("damage", [truncated, version_one, missing])
+@pytest.mark.parametrize("damage", [truncated, version_one, flipped, missing])
 def test_page_refuses_a_damaged_lexicon_with_a_message(browser, artifacts, tmp_path,  # noqa: F811
                                                       damage):
     web = tmp_path / "web"

@@ -307,8 +307,7 @@ export class GuessingGame {
 async function loadList(base, role, descriptor, url) {
   const listUrl = new URL(descriptor[role].file, base);
   const bytes = await fetchBytes(listUrl);
-  const digest = await sha256Hex(bytes);
-  if (digest !== null && digest !== descriptor[role].sha256) {
+  if (sha256Hex(bytes) !== descriptor[role].sha256) {
     throw new BadArtifact(String(listUrl), `does not match the sha256 in ${url}`);
   }
   const words = parseWordList(bytes, listUrl);

@@ -1,13 +1,18 @@
 // Lexicons in the browser or Node: the packed word graph of a `.dawg` file (docs/FORMATS.md,
-// "Word graphs", version 3), decoded once at load into the words and counts layout of the
+// "Word graphs", version 4), checked against its sha256 and decoded once at load into the words and counts layout of the
 // runtime index (the same typed arrays lookup/graph.py maps from the `.idx` file). The queries
 // and their order are those of lookup/dawg.py: results longest first, then in code point order.
 
 import {BadArtifact, BadInput} from "./errors.js";
-import {fetchBytes} from "./files.js";
+import {fetchBytes, sha256} from "./files.js";
 
 const HEADER_BYTES = 128;
-const GRAPH_VERSION = 3;
+const GRAPH_VERSION = 4;
+// The header's file_sha256: the digest of the whole file with these 32 bytes zeroed.
+const FILE_SHA256_AT = 48;
+const FILE_SHA256_BYTES = 32;
+// A LEB128 varint of a u32 takes at most 5 bytes.
+const MAX_VARINT_BYTES = 5;
 const FLAG_COUNTS = 0x1;
 // Packed arcs (lookup/formats.py PACKED_*, REF_*).
 const PACKED_TILE = 0x1f;
@@ -291,10 +296,11 @@ function unpackGraph(bytes, start, end, countsEnd) {
   };
   const varint = (limit) => {
     let value = 0;
-    for (let scale = 1; ; scale *= 128) {
+    for (let scale = 1, read = 1; ; scale *= 128, read++) {
       const next = byte(limit);
       value += (next & 0x7f) * scale;
       if (next < 0x80) return value;
+      if (read === MAX_VARINT_BYTES) throw new Error("a varint longer than 5 bytes");
     }
   };
   // Recursion depth is the longest string (at most 64 letters and the separator).
@@ -305,7 +311,10 @@ function unpackGraph(bytes, start, end, countsEnd) {
     for (;;) {
       const head = byte(end);
       let tile = head & PACKED_TILE;
-      if (tile === PACKED_TILE_ESCAPE) tile = byte(end);
+      if (tile === PACKED_TILE_ESCAPE) {
+        tile = byte(end);
+        if (tile < PACKED_TILE_ESCAPE) throw new Error("an escaped tile that fits the head byte");
+      }
       let child = -1;
       if (!(head & PACKED_REF)) {
         child = node();
@@ -400,6 +409,12 @@ export function readLexicon(bytes, url) {
   const expected = headerSize + arcsBytes + countsBytes;
   if (bytes.length !== expected) {
     throw new BadArtifact(String(url), `${bytes.length} bytes where its header promises ${expected}: truncated or damaged`, REBUILD);
+  }
+  const digest = sha256(bytes.subarray(0, FILE_SHA256_AT), new Uint8Array(FILE_SHA256_BYTES),
+                        bytes.subarray(FILE_SHA256_AT + FILE_SHA256_BYTES));
+  const stored = bytes.subarray(FILE_SHA256_AT, FILE_SHA256_AT + FILE_SHA256_BYTES);
+  if (digest.some((b, i) => b !== stored[i])) {
+    throw new BadArtifact(String(url), "damaged: its sha256 (file_sha256) does not match its bytes", REBUILD);
   }
   let alphabet;
   try {
