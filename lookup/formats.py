@@ -188,16 +188,17 @@ FEEDBACK_FIELDS = {
     "game": str, "length": int, "dtype": str, "shape": list, "sha256": str,
     "guesses.file": str, "guesses.sha256": str, "answers.file": str, "answers.sha256": str,
 }
-# <game>.tree.msgpack / <game>.hard.tree.msgpack: [header, root]; a node is
-# [guess_index, codes, children] with codes ascending and children[i] the node for codes[i].
+# <game>.tree.msgpack / <game>.hard.tree.msgpack: [header, root], sealed (lookup/headers.py);
+# a node is [guess_index, codes, children] with codes ascending and children[i] the node for
+# codes[i].
 TREE_FORMAT = "guess-tree"
-TREE_VERSION = 1
-TREE_EARLIEST_SUPPORTED_VERSION = 1
+TREE_VERSION = 2
+TREE_EARLIEST_SUPPORTED_VERSION = 2
 TREE_FIELDS = {
     "game": str, "hard": bool, "max_guesses": int, "depth_limit": int, "search_width": int,
     "root": str, "answers_sha256": str, "guesses_sha256": str, "total": int, "max": int,
     "histogram": list, "proven_optimal": bool, "optimal_over": str, "root_choice": str,
-    "screened": list, "nodes_visited": int, "guesses_evaluated": int,
+    "screened": list, "nodes_visited": int, "guesses_evaluated": int, "file_sha256": str,
 }
 # <game>.proof.parquet: every opener's exact total or a proven bound (the tree build reads it).
 PROOF_FORMAT = "opener-proof"

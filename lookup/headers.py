@@ -1,17 +1,33 @@
-"""Checking an artifact's header: its format name, its version and its required fields.
+"""Checking an artifact's header: its format name, its version and its required fields; and
+its seal, the sha256 of the whole file that JSON and msgpack artifacts carry in their header.
 
 Every reader of a JSON or msgpack header (and of the equation lists' one-line text header, once
 parsed into a map) goes through `check_header`, so that a header from another format, from a
 version this reader does not know, or with a field missing or of the wrong type is refused with
 one line naming the file, the field and the make target that rebuilds it: never a KeyError or
 TypeError further down. The expected fields of each format are constants in lookup/formats.py.
+
+The seal (docs/FORMATS.md "Seals"): the header's field `file_sha256` holds 64 lowercase hex
+digits, the sha256 of the file's bytes with those 64 digits read as "0". The writer writes the
+field with zeros and `sealed` fills it in; a reader finds the field by its encoded key
+(SEAL_TAGS: the bytes that precede the digits in JSON and in msgpack) and `check_seal` refuses
+a file whose digest differs. It covers every byte, header included, so a damaged file is never
+read as a good one.
 """
 
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
 
 from lookup.formats import check_version, corrupt, require_file
+
+SEAL_FIELD = "file_sha256"
+SEAL_DIGITS = 64
+SEAL_ZEROS = b"0" * SEAL_DIGITS
+# The bytes right before the seal's digits: JSON (json.dumps' ": " separator) and msgpack (the
+# key as a fixstr of 11 bytes, then a str8 of 64 bytes).
+SEAL_TAGS = {"json": b'"file_sha256": "', "msgpack": b"\xabfile_sha256\xd9\x40"}
 
 # How a type is named in messages.
 _TYPE_NAMES = {
@@ -103,3 +119,46 @@ def _has_type(value, allowed: tuple[type, ...]) -> bool:
     if isinstance(value, bool):
         return bool in allowed
     return isinstance(value, allowed)
+
+
+def _seal_at(data: bytes, encoding: str) -> int | None:
+    """Where the seal's digits start, or None unless the field occurs exactly once."""
+    tag = SEAL_TAGS[encoding]
+    at = data.find(tag)
+    if at < 0 or data.find(tag, at + 1) >= 0 or at + len(tag) + SEAL_DIGITS > len(data):
+        return None
+    return at + len(tag)
+
+
+def _seal_digest(data: bytes, at: int) -> bytes:
+    digest = hashlib.sha256(memoryview(data)[:at])
+    digest.update(SEAL_ZEROS)
+    digest.update(memoryview(data)[at + SEAL_DIGITS:])
+    return digest.hexdigest().encode()
+
+
+def sealed(data: bytes, encoding: str) -> bytes:
+    """A file's bytes with its seal filled in (written as SEAL_ZEROS, once).
+
+    Args:
+        data: the file, whose header has SEAL_FIELD = "0" * 64.
+        encoding: "json" or "msgpack".
+    """
+    at = _seal_at(data, encoding)
+    if at is None or data[at:at + SEAL_DIGITS] != SEAL_ZEROS:
+        raise ValueError(f"the {encoding} data must hold {SEAL_FIELD} once, as zeros")
+    return data[:at] + _seal_digest(data, at) + data[at + SEAL_DIGITS:]
+
+
+def check_seal(path, data: bytes, encoding: str, make_target: str = "") -> None:
+    """Refuse a file whose seal is missing or does not match its bytes.
+
+    Raises:
+        CorruptArtifact: one line naming the file and the make target.
+    """
+    at = _seal_at(data, encoding)
+    if at is None:
+        raise corrupt(path, f"damaged: its header has no single {SEAL_FIELD}", make_target)
+    if data[at:at + SEAL_DIGITS] != _seal_digest(data, at):
+        raise corrupt(path, f"damaged: its sha256 ({SEAL_FIELD}) does not match its bytes",
+                      make_target)

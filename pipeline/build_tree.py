@@ -35,6 +35,7 @@ from lookup.formats import TREE_FORMAT, TREE_VERSION, sha256_file
 from lookup.guessing.feedback import code_count, load_feedback
 from lookup.guessing.game import load_descriptor
 from lookup.guessing.splits import opener_lower_bounds, split_figures
+from lookup.headers import SEAL_FIELD, SEAL_ZEROS, sealed
 from pipeline.atomic import atomic_output
 from pipeline.build_feedback import encode_words
 from pipeline.proof_table import proven_opener, read_proof
@@ -285,6 +286,7 @@ def search(npy_path, hard: bool, progress: bool = True):
         "screened": [[matrix.guesses[g], t, e] for g, t, e in screened],
         "nodes_visited": searcher.nodes_visited,
         "guesses_evaluated": searcher.guesses_evaluated,
+        SEAL_FIELD: SEAL_ZEROS.decode(),
     }
     return header, root, seconds
 
@@ -294,7 +296,7 @@ def build_tree(npy_path, output, hard: bool = False, progress: bool = True) -> d
     header, root, seconds = search(npy_path, hard, progress)
     output = Path(output)
     with atomic_output(output, "wb") as handle:
-        handle.write(msgpack.packb([header, root], use_bin_type=True))
+        handle.write(sealed(msgpack.packb([header, root], use_bin_type=True), "msgpack"))
     proof = proof_path(npy_path)
     inputs = [Path(npy_path)] + ([proof] if proof.is_file() else [])
     record(output, format=TREE_FORMAT, version=TREE_VERSION, inputs=inputs)

@@ -152,6 +152,48 @@ export function sha256(...parts) {
   return digest;
 }
 
+// The seal of JSON and msgpack artifacts (docs/FORMATS.md "Seals"): the header field
+// file_sha256 holds the hex sha256 of the file with those 64 digits read as "0"; it is found by
+// the bytes before it, which occur exactly once.
+const SEAL_TAGS = {
+  json: new TextEncoder().encode('"file_sha256": "'),
+  msgpack: Uint8Array.from([0xab, ...new TextEncoder().encode("file_sha256"), 0xd9, 0x40]),
+};
+const SEAL_DIGITS = 64;
+
+function findBytes(bytes, tag, from) {
+  const first = tag[0];
+  for (let at = bytes.indexOf(first, from); at >= 0; at = bytes.indexOf(first, at + 1)) {
+    let k = 1;
+    while (k < tag.length && bytes[at + k] === tag[k]) k++;
+    if (k === tag.length) return at;
+  }
+  return -1;
+}
+
+/**
+ * Refuse a file whose seal is missing or does not match its bytes.
+ * @param {Uint8Array} bytes the whole file
+ * @param {string|URL} url named in the error
+ * @param {"json"|"msgpack"} encoding
+ * @param {string} remedy what rebuilds it
+ * @throws {BadArtifact}
+ */
+export function checkSeal(bytes, url, encoding, remedy = undefined) {
+  const tag = SEAL_TAGS[encoding];
+  const at = findBytes(bytes, tag, 0);
+  if (at < 0 || findBytes(bytes, tag, at + 1) >= 0 || at + tag.length + SEAL_DIGITS > bytes.length) {
+    throw new BadArtifact(String(url), "damaged: its header has no single file_sha256", remedy);
+  }
+  const start = at + tag.length;
+  const digest = sha256(bytes.subarray(0, start), new Uint8Array(SEAL_DIGITS).fill(0x30),
+                        bytes.subarray(start + SEAL_DIGITS));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  if (new TextDecoder().decode(bytes.subarray(start, start + SEAL_DIGITS)) !== hex) {
+    throw new BadArtifact(String(url), "damaged: its sha256 (file_sha256) does not match its bytes", remedy);
+  }
+}
+
 /** Lowercase hex sha256 of `bytes`. */
 export function sha256Hex(bytes) {
   return Array.from(sha256(bytes), (b) => b.toString(16).padStart(2, "0")).join("");

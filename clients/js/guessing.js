@@ -4,12 +4,14 @@
 // (guess, answer) pair they look at. Results come in the same order as lookup/guessing/game.py's.
 
 import {BadArtifact, BadInput} from "./errors.js";
-import {checkHeader, fetchBytes, fetchJson, parseWordList, sha256Hex} from "./files.js";
+import {checkHeader, checkSeal, fetchBytes, fetchJson, parseWordList, sha256Hex} from "./files.js";
 import {decode, MsgpackError} from "./msgpack.js";
 
 const GAME_FORMAT = "guess-game";
 const TREE_FORMAT = "guess-tree";
 const FORMAT_VERSION = 1;
+// Trees are sealed (docs/FORMATS.md "Seals") since version 2.
+const TREE_VERSION = 2;
 const FEEDBACK_SYMBOLS = new Map(Object.entries({
   "0": 0, "1": 1, "2": 2,
   "g": 2, "y": 1, "b": 0, "x": 0, "w": 0, ".": 0, "-": 0,
@@ -327,6 +329,17 @@ async function loadTree(url, descriptor) {
     if (error instanceof BadArtifact && / HTTP 404/.test(error.message)) return null;
     throw error;
   }
+  return readTree(bytes, url, descriptor);
+}
+
+/**
+ * Check and decode a decision tree file (docs/FORMATS.md, "Decision tree") of a game.
+ * @param {Uint8Array} bytes the whole file
+ * @param {string|URL} url where it came from (named in errors)
+ * @param {object} descriptor the game's descriptor (the lists the tree must be built from)
+ * @throws {BadArtifact} not a tree, another version, damaged, or built from other lists
+ */
+export function readTree(bytes, url, descriptor) {
   let data;
   try {
     data = decode(bytes);
@@ -338,8 +351,9 @@ async function loadTree(url, descriptor) {
     throw new BadArtifact(String(url), `not a ${TREE_FORMAT} file: it should be [header, root]`);
   }
   const [header, root] = data;
-  checkHeader(header, url, TREE_FORMAT, FORMAT_VERSION,
+  checkHeader(header, url, TREE_FORMAT, TREE_VERSION,
               {answers_sha256: "string", guesses_sha256: "string", total: "number", hard: "boolean"});
+  checkSeal(bytes, url, "msgpack");
   if (header.answers_sha256 !== descriptor.answers.sha256 || header.guesses_sha256 !== descriptor.guesses.sha256) {
     throw new BadArtifact(String(url), "built from other word lists than the game's");
   }

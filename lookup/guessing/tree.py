@@ -2,12 +2,13 @@
 
 The file is one msgpack array `[header, root]` (header first, as wordfreq's cBpack files):
 
-  header: map with "format": "guess-tree", "version": 1, "game", "hard", "max_guesses",
+  header: map with "format": "guess-tree", "version": 2, "game", "hard", "max_guesses",
           "depth_limit" (the guess limit the search used), "search_width" (0: exact),
           "root" (the opening word), "answers_sha256" / "guesses_sha256" (the word lists the
           indices refer to), "total", "max", "histogram" (answers solved at guess 1, 2, ...),
           "proven_optimal", "optimal_over", "opener_proven" (optional: absent means false),
-          "root_choice", "screened", "nodes_visited", "guesses_evaluated".
+          "root_choice", "screened", "nodes_visited", "guesses_evaluated", and
+          "file_sha256", the file's seal (lookup/headers.py), checked at load.
   node:   array [guess, codes, children]: `guess` indexes the game's guess list, `codes` lists
           the feedback codes other than all-green in ascending order, and `children[i]` is the
           node played after `codes[i]`. A node whose guess is the only answer left has
@@ -30,7 +31,7 @@ from lookup.formats import (
     corrupt,
     require_file,
 )
-from lookup.headers import check_header
+from lookup.headers import check_header, check_seal
 
 
 class GuessTree:
@@ -93,8 +94,9 @@ def load_tree(path, answers_sha256: str, guesses_sha256: str) -> GuessTree:
     """
     target = str(path)
     path = require_file(path, target)
+    raw = path.read_bytes()
     try:
-        data = msgpack.unpackb(path.read_bytes(), raw=False)
+        data = msgpack.unpackb(raw, raw=False)
     except (ValueError, msgpack.exceptions.ExtraData, msgpack.exceptions.UnpackException):
         raise corrupt(path, "not a complete msgpack guess-tree", target) from None
     if not isinstance(data, list) or len(data) != 2 or not isinstance(data[1], list):
@@ -102,6 +104,7 @@ def load_tree(path, answers_sha256: str, guesses_sha256: str) -> GuessTree:
     header, root = data
     check_header(header, path, format=TREE_FORMAT, make_target=target,
                  versions=(TREE_EARLIEST_SUPPORTED_VERSION, TREE_VERSION), fields=TREE_FIELDS)
+    check_seal(path, raw, "msgpack", target)
     if header["answers_sha256"] != answers_sha256 or header["guesses_sha256"] != guesses_sha256:
         raise corrupt(path, "built from other word lists than the game's", target)
     return GuessTree(header, root)

@@ -1,0 +1,133 @@
+"""Damaged files are refused, never read as good ones (docs/FORMATS.md: what a reader checks).
+
+For each kind of artifact whose every byte is covered by a checksum (word graphs: file_sha256;
+sealed JSON and msgpack files: their seal), random single-bit flips anywhere in the file (header
+included), truncations and appended bytes are each refused through the public API, in Python
+and in the JavaScript readers under Node: one line naming the file and the make target.
+"""
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import lookup
+from conftest import FIXTURES, REPO
+from lookup.errors import CorruptArtifact, UnsupportedFormat
+from lookup.guessing import game as guessing_module
+from lookup.guessing import tree as tree_module
+from pipeline.build_dawg import dawg_bytes, write_graph_files
+
+GAMES = FIXTURES / "guessing"
+DAMAGES = st.fixed_dictionaries({
+    "kind": st.sampled_from(["flip", "truncate", "append"]),
+    "position": st.floats(0, 1, exclude_max=True),
+    "bit": st.integers(0, 7),
+    "extra": st.integers(1, 9),
+})
+NODE = shutil.which("node")
+
+
+def damage_bytes(good: bytes, damage: dict) -> bytes:
+    at = int(damage["position"] * len(good))
+    if damage["kind"] == "flip":
+        bad = bytearray(good)
+        bad[at] ^= 1 << damage["bit"]
+        return bytes(bad)
+    if damage["kind"] == "truncate":
+        return good[:at]
+    return good + bytes([1 << damage["bit"]]) * damage["extra"]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The tiny fixture guessing games (trees included) and a small DAWG."""
+    artifacts = tmp_path_factory.mktemp("artifacts")
+    subprocess.run(["make", "-C", str(REPO), f"ARTIFACTS={artifacts}", f"SOURCES={GAMES}",
+                    f"GUESSING_CONFIG={GAMES / 'guessing.toml'}", "guessing"],
+                   capture_output=True, text=True, check=True)
+    write_graph_files(artifacts / "lexicons" / "tiny.dawg",
+                      dawg_bytes(["cat", "cats", "do", "dog", "dogs"], "acdgost"))
+    return artifacts
+
+
+def refused(error, make_target: str) -> bool:
+    text = str(error)
+    return "\n" not in text and make_target in text
+
+
+def next_guess_after(artifacts, monkeypatch):
+    """The public API's first guess of tiny-en in both modes (reads both trees)."""
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(artifacts))
+    guessing_module._load_game.cache_clear()
+    tree_module.load_tree.cache_clear()  # both trees are read again, from the files as they are
+    game = lookup.guessing_game("tiny-en")
+    return game.next_guess([]), game.next_guess([], hard=True), game.tree_stats()
+
+
+# --- Python -------------------------------------------------------------------------------------
+
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES, hard=st.booleans())
+def test_a_damaged_tree_is_refused(built, monkeypatch, damage, hard):
+    path = built / "guessing" / f"tiny-en.{'hard.' if hard else ''}tree.msgpack"
+    good = path.read_bytes()
+    path.write_bytes(damage_bytes(good, damage))
+    try:
+        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+            next_guess_after(built, monkeypatch)
+        assert refused(error.value, str(path))
+    finally:
+        path.write_bytes(good)
+
+
+# --- JavaScript under Node ----------------------------------------------------------------------
+
+def node_cases(cases: list, tmp_path) -> list:
+    listing = tmp_path / "cases.json"
+    listing.write_text(json.dumps(cases))
+    result = subprocess.run([NODE, str(REPO / "tests" / "damage_driver.mjs"), str(listing)],
+                            capture_output=True, text=True, check=True, cwd=REPO)
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def js_damages(good: bytes, count: int, seed: int) -> list:
+    """`count` damages spread over the whole file: flips first, then truncations and appends."""
+    import random
+
+    rng = random.Random(seed)
+    damages = [{"kind": "flip", "at": rng.randrange(len(good)), "bit": rng.randrange(8)}
+               for _ in range(count)]
+    damages += [{"kind": "truncate", "at": rng.randrange(len(good))} for _ in range(count // 4)]
+    damages += [{"kind": "append", "extra": rng.randrange(1, 9), "bit": rng.randrange(8)}
+                for _ in range(count // 4)]
+    return damages
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_js_readers_refuse_every_damaged_file(built, tmp_path):
+    games = built / "guessing"
+    files = [("dawg", built / "lexicons" / "tiny.dawg", None),
+             ("tree", games / "tiny-en.tree.msgpack", games / "tiny-en.game.json"),
+             ("tree", games / "tiny-en.hard.tree.msgpack", games / "tiny-en.game.json")]
+    cases = []
+    for seed, (reader, path, extra) in enumerate(files):
+        good = path.read_bytes()
+        for damage in js_damages(good, 200, seed):
+            cases.append({"reader": reader, "file": str(path), "extra": str(extra or ""),
+                          "damage": damage})
+    # The good files read, so a refusal below is the damage's doing.
+    assert [r["refused"] for r in node_cases([dict(c, damage={"kind": "append", "extra": 0,
+                                                              "bit": 0}) for c in cases[:1]],
+                                             tmp_path)] == [False]
+    results = node_cases(cases, tmp_path)
+    silent = [case for case, result in zip(cases, results) if not result["refused"]]
+    assert silent == []
+    assert {r["name"] for r in results} == {"BadArtifact"}
+    # One line that names the file and says what to do.
+    assert all(r["message"].startswith(case["file"] + ": ") and "\n" not in r["message"]
+               and "; " in r["message"] for r, case in zip(results, cases))
