@@ -343,6 +343,11 @@ bench-matches: $(VENV)/.bench-installed artifacts
 	$(PY) bench/run.py matches lookahead_matches
 .PHONY: bench-matches
 
+## bench-serve: load-test the JSON API (wordpack serve, 2 workers) at rising constant rates into bench/results.md (minutes; needs node)
+bench-serve: $(VENV)/.installed artifacts
+	$(PY) bench/run.py serve
+.PHONY: bench-serve
+
 ## help: list the public targets
 help:
 	@grep -E '^## ' $(MAKEFILE_LIST) | sed 's/^## /  make /'
