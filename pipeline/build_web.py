@@ -25,11 +25,20 @@ CATALOG_FORMAT = "web-catalog"
 MANIFEST_FORMAT = "web-manifest"
 WEB_VERSION = 1
 GAME_FILES = ("game.json", "answers.txt", "guesses.txt", "tree.msgpack", "hard.tree.msgpack")
-# What each page loads, besides index.html, app.js and the readers: the ENABLE word finder with
-# Scrabble tile scores (at most 600 KB: tests/test_web.py), and the Wordle helper.
-PAGE_DATA = {
-    "words": ["data/catalog.json", "data/enable.dawg.gz", "data/crossword/scrabble-en.json"],
-    "guess": ["data/catalog.json"] + [f"data/wordle-en.{name}" for name in GAME_FILES],
+# What each page loads (tests/test_web.py checks each list against what the page fetches):
+# the shell (index.html, style.css, app.js and the two readers it imports), then per view its
+# code and data. The word finder reads ENABLE with Scrabble tile scores (at most 600 KB:
+# tests/test_web.py); the Wordle helper and the move finder ask the page's worker (remote.js,
+# worker.js), which imports their reader; the move finder shown is scrabble-en's.
+PAGE_SHELL = ["index.html", "style.css", "app.js", "js/errors.js", "js/files.js"]
+PAGE_WORKER = ["remote.js", "worker.js"]
+PAGE_FILES = {
+    "words": PAGE_SHELL + ["js/lexicon.js", "data/catalog.json", "data/enable.dawg.gz",
+                           "data/crossword/scrabble-en.json"],
+    "guess": PAGE_SHELL + PAGE_WORKER + ["js/guessing.js", "js/msgpack.js", "data/catalog.json"]
+    + [f"data/wordle-en.{name}" for name in GAME_FILES],
+    "moves": PAGE_SHELL + PAGE_WORKER + ["moves.js", "js/crossword.js", "data/catalog.json",
+                                         "data/crossword/scrabble-en.json"],
 }
 
 
@@ -99,10 +108,9 @@ def web_manifest(site: Path) -> dict:
             "gzip_bytes": len(gzip.compress(content, compresslevel=9, mtime=0)),
             "sha256": hashlib.sha256(content).hexdigest(),
         }
-    code = ["index.html", "app.js"] + sorted(f for f in files if f.startswith("js/"))
     pages = {}
-    for page, needs in PAGE_DATA.items():
-        loaded = [f for f in code + needs if f in files]
+    for page, needs in PAGE_FILES.items():
+        loaded = [f for f in needs if f in files]
         pages[page] = {"files": loaded, "bytes": sum(files[f]["bytes"] for f in loaded),
                        "gzip_bytes": sum(files[f]["gzip_bytes"] for f in loaded)}
     return {"format": MANIFEST_FORMAT, "version": WEB_VERSION, "files": files, "pages": pages}

@@ -4,7 +4,9 @@ runtime: fixture artifacts here; the real ones (@pytest.mark.full) at the sizes 
 import gzip
 import hashlib
 import json
+import math
 import random
+import re
 import shutil
 import subprocess
 
@@ -13,10 +15,14 @@ import pytest
 import lookup
 from browser_support import Site, browser  # noqa: F401 (a fixture)
 from conftest import FIXTURES, REPO, full_artifact
+from lookup.crossword.game import CrosswordGame
+from lookup.crossword.rules import load_rules
 from lookup.guessing.game import guessing_game
 from pipeline.build_web import build_web
+from pipeline.selfplay import read_selfplay
 
 GAMES = FIXTURES / "guessing"
+CROSSWORD_GAMES = ("scrabble-en", "wordfeud-en", "erudit-ru")
 
 
 def make(artifacts, sources, *targets):
@@ -28,11 +34,16 @@ def make(artifacts, sources, *targets):
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory):
     """Fixture games tiny-en and tiny-de, the ENABLE sample (4-byte words) and the Russian
-    sample (a 33-letter alphabet: 8-byte words), the scrabble-en rules, and the site."""
+    sample (a 33-letter alphabet: 8-byte words) with their GADDAGs (for Python's moves), the
+    crossword games on them (scrabble-en with its leave table, wordfeud-en, and erudit-ru
+    without one), and the site."""
     built = tmp_path_factory.mktemp("artifacts")
     make(built, GAMES, "guessing")
-    make(built, FIXTURES / "sources", f"{built}/lexicons/enable.dawg",
-         f"{built}/lexicons/opencorpora-nouns.dawg", f"{built}/crossword/scrabble-en.json")
+    make(built, FIXTURES / "sources", *(f"{built}/lexicons/{name}.{kind}"
+                                        for name in ("enable", "opencorpora-nouns")
+                                        for kind in ("dawg", "gaddag")),
+         *(f"{built}/crossword/{game}.json" for game in CROSSWORD_GAMES),
+         f"{built}/leaves/scrabble-en.leaves")
     build_web(built, built / "web")
     return built
 
@@ -70,11 +81,13 @@ def test_site_has_every_file_in_its_manifest(artifacts):
     assert json.loads((web / "data/catalog.json").read_text()) == {
         "format": "web-catalog", "version": 1, "lexicons": ["enable", "opencorpora-nouns"],
         "guessing": {"tiny-de": "Tiny German (non-ASCII letters)", "tiny-en": "Tiny English"},
-        "crossword": {"scrabble-en": {"name": "Scrabble (English)", "lexicon": "enable"}}}
+        "crossword": {
+            "erudit-ru": {"name": "Эрудит", "lexicon": "opencorpora-nouns"},
+            "scrabble-en": {"name": "Scrabble (English)", "lexicon": "enable"},
+            "wordfeud-en": {"name": "Wordfeud (English)", "lexicon": "enable"}}}
     assert manifest["pages"]["words"]["files"] == [
-        "index.html", "app.js", "js/errors.js", "js/files.js", "js/guessing.js",
-        "js/lexicon.js", "js/msgpack.js", "data/catalog.json", "data/enable.dawg.gz",
-        "data/crossword/scrabble-en.json"]
+        "index.html", "style.css", "app.js", "js/errors.js", "js/files.js", "js/lexicon.js",
+        "data/catalog.json", "data/enable.dawg.gz", "data/crossword/scrabble-en.json"]
 
 
 LEXICON_QUERIES = """
@@ -384,6 +397,465 @@ def test_wordle_helper_page(site):
     assert site.wait_text("#rows .error") == (
         "no answer fits: check the colours of guess 1 ('bell')")
 
+
+
+# ---- the move finder ---------------------------------------------------------------------
+
+# A midgame position of the scrabble-en self-play fixture (tests/fixtures/crossword): 26 tiles,
+# a blank on the board and one on the rack.
+SCRABBLE_POSITION = 6
+SCRABBLE_RACK = "aacnuu?"
+
+
+def python_game(artifacts, game_id: str) -> CrosswordGame:
+    """A fresh game of the fixture artifacts on the pure-Python move generator
+    (lookup.crossword_game keeps one game per id, whatever artifacts directory it came from)."""
+    return CrosswordGame(load_rules(artifacts / "crossword" / f"{game_id}.json"), compiled=False)
+
+
+def selfplay_board(game_id: str, number: int) -> str:
+    return read_selfplay(FIXTURES / "crossword" / f"selfplay-{game_id}.json")[
+        "positions"][number]["board"]
+
+
+def address_board(text: str) -> str:
+    """A board in the move finder's address form: rows joined by "/", a number for a run of
+    empty squares (clients/web/moves.js encodeBoard, written again here)."""
+    return "/".join(re.sub(r"\.+", lambda run: str(len(run.group())), row)
+                    for row in text.split())
+
+
+@pytest.fixture()
+def finder(browser, artifacts):  # noqa: F811 (the fixture)
+    opened = Site(browser, artifacts / "web")
+    opened.open("index.html#moves")
+    opened.page.wait_for_selector("#board .sq")
+    yield opened
+    assert opened.errors == []
+    opened.close()
+
+
+def board_on_page(page) -> str:
+    """The board on the page in the board text format (previewed tiles not included)."""
+    tiles = page.eval_on_selector_all("#board .sq", "sqs => sqs.map(s => s.dataset.tile || '.')")
+    size = math.isqrt(len(tiles))
+    return "".join("".join(tiles[r * size:(r + 1) * size]) + "\n" for r in range(size))
+
+
+def cursor_of(page) -> tuple[int, str]:
+    """The square the typing goes to and the direction it moves in."""
+    return (int(page.get_attribute("#board .sq.cursor", "data-index")),
+            page.get_attribute("#board", "data-direction"))
+
+
+def wait_list(page, rack: str, by: str, board: str | None = None) -> list[dict]:
+    """Wait for the move list of `rack` (and `board`) ranked `by`; return its rows."""
+    page.wait_for_function(
+        "([rack, by, board]) => { const list = document.getElementById('move-list');"
+        " return !list.classList.contains('stale') && list.dataset.rack === rack"
+        " && list.dataset.by === by && (board === null || list.dataset.board === board); }",
+        arg=[rack, by, board])
+    return page.eval_on_selector_all("#move-list tr", """rows => rows.map(row => ({
+        text: row.dataset.text, score: row.children[1].textContent,
+        leave: row.children[2].textContent, equity: row.children[3].textContent,
+        words: row.children[4].textContent}))""")
+
+
+def type_board(page, text: str) -> None:
+    """Type a board's tiles on the page, run by run across (a blank as its upper-case letter)."""
+    size = len(text.split())
+    for r, row in enumerate(text.split()):
+        for run in re.finditer(r"[^.]+", row):
+            page.click(f"#board .sq >> nth={r * size + run.start()}")
+            if cursor_of(page)[1] != "H":
+                page.keyboard.press("Space")
+            page.keyboard.type(run.group())
+
+
+def expected_rows(moves, rack: str) -> list[dict]:
+    """The rows the page shows for Python's moves (the leave column: the tiles kept)."""
+    rows = []
+    for move in moves:
+        kept = list(rack)
+        for tile in (["?" if blank else letter for _r, _c, letter, blank in move.placed]
+                     if move.kind != "exchange" else list(move.exchanged)):
+            kept.remove(tile)
+        rows.append({"text": move.notation(), "score": str(move.score),
+                     "kept": "".join(kept) or "–", "words": " ".join(move.words)})
+    return rows
+
+
+def shown_rows(rows) -> list[dict]:
+    """The page's rows as expected_rows gives them (the leave's value cut off)."""
+    return [{"text": row["text"], "score": row["score"], "kept": row["leave"].split(" ")[0],
+             "words": row["words"]} for row in rows]
+
+
+def rack_after(rack: str, move) -> str:
+    kept = list(rack)
+    for _r, _c, letter, blank in move.placed:
+        kept.remove("?" if blank else letter)
+    return "".join(kept)
+
+
+def test_move_finder_types_a_position_plays_a_move_and_shares_it(browser, finder, runtime):  # noqa: F811
+    page = finder.page
+    cw = python_game(runtime, "scrabble-en")
+    text = selfplay_board("scrabble-en", SCRABBLE_POSITION)
+    board = cw.parse_board(text)
+    page.select_option("#rank-by", "score")
+    type_board(page, text)
+    page.fill("#rack", SCRABBLE_RACK)
+    assert board_on_page(page) == text
+    rows = wait_list(page, SCRABBLE_RACK, "score", text)
+    best = cw.moves(board, SCRABBLE_RACK, top=20)
+    assert shown_rows(rows) == expected_rows(best, SCRABBLE_RACK)
+    unseen = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(SCRABBLE_RACK, board)))
+    assert page.text_content("#unseen").replace(" ", "") == unseen
+    assert page.text_content("#unseen-count") == f"({len(unseen)})"
+    assert page.text_content("#board-error") == page.text_content("#rack-error") == ""
+
+    # Hovering a move shows its tiles on the board; leaving the list takes them off.
+    page.hover("#move-list tr >> nth=2")
+    previewed = page.eval_on_selector_all(
+        "#board .sq", "sqs => sqs.flatMap(s => s.dataset.preview ? [[+s.dataset.index,"
+        " s.dataset.preview]] : [])")
+    assert previewed == [[r * 15 + c, letter.upper() if blank else letter]
+                         for r, c, letter, blank in best[2].placed]
+    page.hover("#unseen")
+    assert page.eval_on_selector_all("#board .sq[data-preview]:not([data-preview=''])",
+                                     "sqs => sqs.length") == 0
+
+    # Playing the third move puts its tiles on the board and takes them off the rack.
+    page.click("#move-list tr >> nth=2 >> button.play")
+    after = cw.play(board, best[2]).text()
+    left = rack_after(SCRABBLE_RACK, best[2])
+    rows = wait_list(page, left, "score", after)
+    assert board_on_page(page) == after
+    assert page.input_value("#rack") == left
+    assert shown_rows(rows) == expected_rows(
+        cw.moves(cw.parse_board(after), left, top=20), left)
+
+    # By equity: Python's order, leaves and equities.
+    page.select_option("#rank-by", "equity")
+    rows = wait_list(page, left, "equity", after)
+    by_equity = cw.moves(cw.parse_board(after), left, top=20, by="equity")
+    assert shown_rows(rows) == expected_rows(by_equity, left)
+    for row, move in zip(rows, by_equity):
+        assert abs(float(row["equity"]) - move.equity) <= 0.05 + 1e-9
+        assert abs(float(row["leave"].split(" ")[1].replace("−", "-")) - move.leave) <= 0.05 + 1e-9
+
+    # The address holds the position: a fresh page opened on it shows the same.
+    shared = Site(browser, runtime / "web")
+    try:
+        url = page.url
+        shared.open("index.html" + url[url.index("#"):])
+        assert wait_list(shared.page, left, "equity", after) == rows
+        assert board_on_page(shared.page) == after
+        assert shared.page.input_value("#rack") == left
+        assert shared.errors == []
+    finally:
+        shared.close()
+    assert url.endswith(f"#moves?game=scrabble-en&board={address_board(after)}&rack={left}"
+                        "&by=equity&top=20")
+
+
+def test_board_takes_keys_like_a_crossword(finder, runtime):
+    page = finder.page
+    page.select_option("#rank-by", "score")
+    page.click("#board .sq >> nth=112")  # the start square, row 7 col 7
+    assert cursor_of(page) == (112, "H")
+    page.keyboard.type("cat")
+    assert cursor_of(page) == (115, "H")
+    page.keyboard.press("Backspace")  # an empty square: back one and erase it
+    assert cursor_of(page) == (114, "H")
+    assert board_on_page(page).split()[7] == ".......ca......"
+    page.keyboard.press("Control+z")
+    assert board_on_page(page).split()[7] == ".......cat....."
+    page.click("#board .sq >> nth=112")
+    page.click("#board .sq >> nth=112")  # a second click on the square turns the direction
+    assert cursor_of(page) == (112, "V")
+    page.keyboard.type("Ar")  # upper case: a blank
+    page.click("#blank-mode")  # the letters typed next are blanks
+    page.keyboard.type("e")
+    page.click("#blank-mode")
+    assert cursor_of(page) == (157, "V")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowRight")
+    assert cursor_of(page) == (143, "H")
+    page.keyboard.press("Space")
+    assert cursor_of(page) == (143, "V")
+    page.keyboard.press("Delete")  # an empty square: nothing to erase
+    lines = board_on_page(page).split()
+    assert lines[7:10] == [".......Aat.....", ".......r.......", ".......E......."]
+    assert page.get_attribute("#board .sq >> nth=112", "class").split() == [
+        "sq", "start", "tiled", "blank"]
+    assert page.text_content("#board .sq >> nth=112") == "a"  # a blank: its letter, no value
+    assert page.text_content("#board .sq >> nth=113") == "A1"
+    page.keyboard.type("1")
+    assert page.text_content("#board-error") == (
+        "'1' is not a letter of scrabble-en (letters: abcdefghijklmnopqrstuvwxyz)")
+    page.keyboard.type("?")
+    assert page.text_content("#board-error") == (
+        "'?' is a blank on the rack; on the board a blank stands for a letter: type the "
+        "letter in upper case, or press Blank first")
+    assert board_on_page(page).split()[7:10] == lines[7:10]
+    page.click("#clear")
+    assert board_on_page(page) == ("." * 15 + "\n") * 15
+    page.click("#undo")
+    assert board_on_page(page).split()[7:10] == lines[7:10]
+    page.fill("#rack", "ab")
+    text = board_on_page(page)
+    cw = python_game(runtime, "scrabble-en")
+    assert shown_rows(wait_list(page, "ab", "score", text)) == expected_rows(
+        cw.moves(cw.parse_board(text), "ab", top=20), "ab")
+    assert page.text_content("#board-error") == ""
+
+
+def bad_boards() -> list[str]:
+    empty = ["." * 15] * 15
+
+    def with_rows(**rows):
+        lines = list(empty)
+        for key, row in rows.items():
+            lines[int(key[1:])] = row
+        return "\n".join(lines) + "\n"
+
+    return ["\n".join(empty[:14]) + "\n", with_rows(r7="." * 16), with_rows(r7=".......c1t....."),
+            with_rows(r7=".......céu....."), with_rows(r7=".......zz......"),
+            with_rows(r7="....ABCt......."), with_rows(r0="cat............"),
+            with_rows(r7=".......cat.....", r9="..........ox...")]
+
+
+def test_pasted_board_is_checked_as_python_checks_it(finder, runtime):
+    page = finder.page
+    cw = python_game(runtime, "scrabble-en")
+    page.click("#paste summary")
+    for text in bad_boards():
+        with pytest.raises(lookup.errors.BadInput) as error:
+            cw.parse_board(text)
+        page.fill("#board-text", text)
+        page.click("#use-board")
+        assert finder.wait_text("#board-error") == f"pasted board: {error.value}"
+        assert board_on_page(page) == ("." * 15 + "\n") * 15
+    good = selfplay_board("scrabble-en", SCRABBLE_POSITION)
+    page.fill("#board-text", "\n  " + good.replace("\n", " \n").replace("....", ". . . ."))
+    page.click("#use-board")
+    page.wait_for_function("document.getElementById('board-error').textContent === ''")
+    page.wait_for_function("n => document.querySelectorAll('#board .sq.tiled').length === n",
+                           arg=len(good.replace(".", "").replace("\n", "")))
+    assert board_on_page(page) == good
+    # A board pasted on the board itself (several lines) replaces it too.
+    page.click("#clear")
+    other = selfplay_board("scrabble-en", SCRABBLE_POSITION + 2)
+    page.click("#board .sq >> nth=0")
+    page.eval_on_selector("#board-input", """(input, text) => {
+        const data = new DataTransfer();
+        data.setData("text/plain", text);
+        input.dispatchEvent(new ClipboardEvent("paste", {clipboardData: data, bubbles: true,
+                                                         cancelable: true}));
+    }""", other)
+    page.wait_for_function("n => document.querySelectorAll('#board .sq.tiled').length === n",
+                           arg=len(other.replace(".", "").replace("\n", "")))
+    assert board_on_page(page) == other
+
+
+@pytest.mark.parametrize("rack", ["zz", "ab1", "abcdefgh", "a??"])
+def test_bad_rack_gets_python_s_message(finder, runtime, rack):
+    page = finder.page
+    cw = python_game(runtime, "scrabble-en")
+    text = selfplay_board("scrabble-en", SCRABBLE_POSITION)
+    page.select_option("#rank-by", "score")
+    page.click("#paste summary")
+    page.fill("#board-text", text)
+    page.click("#use-board")
+    page.fill("#rack", rack)
+    with pytest.raises(lookup.errors.BadInput) as error:
+        cw.moves(cw.parse_board(text), rack)
+    assert finder.wait_text("#rack-error") == str(error.value)
+    assert wait_list(page, rack, "", text) == []
+    assert page.text_content("#unseen") == ""  # no unseen tiles for a rack the set cannot hold
+
+
+def test_address_of_another_game_or_a_bad_board_says_so(finder):
+    page = finder.page
+    page.evaluate("location.hash = '#moves?game=scrabble-xx'")
+    page.wait_for_selector("#status.failed")
+    assert page.text_content("#status") == (
+        "No crossword game 'scrabble-xx' on this site: pick one of erudit-ru, scrabble-en, "
+        "wordfeud-en.")
+    page.evaluate("location.hash = '#moves?game=wordfeud-en&board=15/15/7cat5'")
+    assert finder.wait_text("#board-error") == (
+        "the board in the address has 3 rows; it needs 15")
+    page.evaluate("location.hash = '#moves?game=wordfeud-en&board=" + "15/" * 7 +
+                  "7cat6/" + "15/" * 6 + "15'")
+    assert finder.wait_text("#board-error") == (
+        "the board in the address has 16 squares in row 7; it needs 15")
+    assert page.input_value("#cw-game") == "wordfeud-en"
+    assert board_on_page(page) == ("." * 15 + "\n") * 15
+
+
+def test_erudit_moves_and_greedy_turn_in_the_browser(finder, runtime):
+    """Erudit: a Russian board from the address, the single-line plays in Python's order, the
+    best greedy turn (several lines) played from the page; no leave table in the fixture, so
+    the list is by score and says why."""
+    page = finder.page
+    cw = python_game(runtime, "erudit-ru")
+    positions = read_selfplay(FIXTURES / "crossword" / "selfplay-erudit-ru.json")["positions"]
+    text, rack = next((p["board"], p["rack"]) for p in positions[8:]
+                      if (turn := cw.best_turn(cw.parse_board(p["board"]), p["rack"]))
+                      and turn.kind == "turn")
+    board = cw.parse_board(text)
+    page.evaluate(f"location.hash = '#moves?game=erudit-ru&board={address_board(text)}"
+                  f"&rack={rack}&by=equity'")
+    rows = wait_list(page, rack, "score", text)
+    assert board_on_page(page) == text
+    assert shown_rows(rows) == expected_rows(cw.moves(board, rack)[:20], rack)
+    assert finder.wait_text("#moves-error") == (
+        f"No equity: {finder.url}data/crossword/erudit-ru.leaves.pack.gz: HTTP 404 File not "
+        "found; check the address, or build it with `make web`")
+    turn = cw.best_turn(board, rack, method="greedy")
+    assert page.text_content("#greedy-turn") == turn.notation()
+    page.click("#play-turn")
+    left = rack_after(rack, turn)
+    wait_list(page, left, "score", cw.play(board, turn).text())
+    assert board_on_page(page) == cw.play(board, turn).text()
+    # Typed Cyrillic letters go on the board; a Latin one is refused.
+    page.click("#clear")
+    page.click("#board .sq >> nth=112")
+    page.keyboard.type("кот")
+    page.keyboard.type("x")
+    assert board_on_page(page).split()[7] == ".......кот....."
+    assert page.text_content("#board-error") == (
+        f"'x' is not a letter of erudit-ru (letters: {cw.alphabet})")
+
+
+@pytest.mark.parametrize("damage", [truncated, version_one, flipped, missing])
+def test_move_finder_refuses_a_damaged_word_graph(browser, artifacts, tmp_path,  # noqa: F811
+                                                  damage):
+    web = tmp_path / "web"
+    shutil.copytree(artifacts / "web", web)
+    problem = damage(web / "data")
+    site = Site(browser, web)
+    try:
+        site.open("index.html#moves?game=scrabble-en&rack=abc")
+        site.page.wait_for_selector("#status.failed")
+        assert site.page.text_content("#status") == \
+            f"Cannot use a data file: {site.url}data/enable.dawg.gz: {problem}"
+        assert site.page.eval_on_selector_all("#move-list tr", "rows => rows.length") == 0
+        assert site.errors == []
+    finally:
+        site.close()
+
+
+def test_move_finder_refuses_rules_of_another_version(browser, artifacts, tmp_path):  # noqa: F811
+    web = tmp_path / "web"
+    shutil.copytree(artifacts / "web", web)
+    rules = web / "data" / "crossword" / "scrabble-en.json"
+    rules.write_text(rules.read_text().replace('"version": 2', '"version": 1'))
+    site = Site(browser, web)
+    try:
+        site.open("index.html#moves")
+        site.page.wait_for_selector("#status.failed")
+        assert site.page.text_content("#status") == (
+            f"Cannot use a data file: {site.url}data/crossword/scrabble-en.json: crossword-rules "
+            "version 1, these readers read version 2; rebuild it with `make web`")
+    finally:
+        site.close()
+
+
+def hold_the_worker(page):
+    """Make the page's worker busy, as a long search would keep it, until the returned
+    release() is called: its next message waits on a synchronous request the test holds.
+    Returns (the held requests, release)."""
+    held = []
+    page.route("**/hold-the-worker", lambda route: held.append(route))
+    page.workers[0].evaluate("""() => {
+        const handle = self.onmessage;
+        self.onmessage = (event) => {
+            self.onmessage = handle;
+            const request = new XMLHttpRequest();
+            request.open("GET", "/hold-the-worker", false);
+            request.send();
+            return handle(event);
+        };
+    }""")
+
+    def release():
+        while not held:  # each call to the page lets Playwright deliver the held route
+            page.evaluate("0")
+        held[0].fulfill(status=204)
+        page.unroute("**/hold-the-worker")
+
+    return held, release
+
+
+def test_the_page_answers_while_the_worker_searches(finder, runtime):
+    page = finder.page
+    cw = python_game(runtime, "scrabble-en")
+    text = selfplay_board("scrabble-en", SCRABBLE_POSITION)
+    page.select_option("#rank-by", "score")
+    page.click("#paste summary")
+    page.fill("#board-text", text)
+    page.click("#use-board")
+    wait_list(page, "", "", text)
+    held, release = hold_the_worker(page)
+    with page.expect_request("**/hold-the-worker"):
+        page.fill("#rack", "ab")
+    # The worker is stuck in its search: the page still answers, takes keys and clicks.
+    assert page.evaluate("() => 6 * 7") == 42
+    page.fill("#rack", SCRABBLE_RACK)
+    page.click("#board .sq >> nth=0")
+    page.keyboard.type("q")
+    page.keyboard.press("Backspace")
+    assert board_on_page(page) == text
+    assert page.text_content("#moves-status") == "Searching"
+    assert page.eval_on_selector_all("#move-list tr", "rows => rows.length") == 0
+    release()
+    rows = wait_list(page, SCRABBLE_RACK, "score", text)
+    assert shown_rows(rows) == expected_rows(
+        cw.moves(cw.parse_board(text), SCRABBLE_RACK, top=20), SCRABBLE_RACK)
+    assert len(held) == 1
+
+
+def test_the_helper_ranks_in_the_worker(site, runtime):
+    """The Wordle/Nerdle helper's next guess (a ranking once off the tree) comes from the
+    worker: while it is busy the page still answers, then the guess is Python's."""
+    page = site.page
+    game = guessing_game("tiny-en")
+    page.click("nav a[data-view=guess]")
+    page.select_option("#game", "tiny-en")
+    site.wait_text("#next-guess", "bolt")
+    def fits(history):
+        try:
+            return bool(game.candidates(history))
+        except lookup.errors.BadInput:  # no answer fits
+            return False
+
+    # A first guess off the decision tree, all grey and with one tile clicked yellow.
+    guess, tile, history = next(
+        (guess, tile, [(guess, feedback)]) for guess in game.guesses for tile in range(4)
+        if guess != game.next_guess([]) and (feedback := "0" * tile + "1" + "0" * (3 - tile))
+        and fits([(guess, "0000")]) and fits([(guess, feedback)]))
+    page.fill("#guess-input", guess)
+    page.press("#guess-input", "Enter")
+    page.wait_for_selector("#rows .row")
+    site.wait_text("#next-guess", game.next_guess([(guess, "0000")]))
+    before = page.text_content("#answers-left")
+    held, release = hold_the_worker(page)
+    with page.expect_request("**/hold-the-worker"):
+        page.locator("#rows .tile").nth(tile).click()
+    # The worker is held: the page shows the colour clicked, answers and takes clicks.
+    assert page.get_attribute(f"#rows .tile >> nth={tile}", "data-trit") == "1"
+    assert page.evaluate("() => 6 * 7") == 42
+    page.check("#hard")
+    page.uncheck("#hard")
+    assert page.text_content("#answers-left") == before
+    release()
+    assert site.wait_text("#next-guess", game.next_guess(history))
+    left = len(game.candidates(history))
+    assert page.text_content("#answers-left") == f"{left} answer{'s' * (left != 1)} left"
+    assert len(held) == 1
 
 
 # ---- the real artifacts (make test-full) ----------------------------------------------------

@@ -1,11 +1,13 @@
-// The page: a word finder over a lexicon and a Wordle/Nerdle helper over a guessing game, both
-// answered in the browser by the readers in js/ from the files in data/. Fields may be preset
-// from the query string (?letters=retinas&lexicon=enable, ?game=nerdle-classic).
+// The page: a word finder over a lexicon, a Wordle/Nerdle helper over a guessing game and a
+// crossword move finder (moves.js), all answered in the browser by the readers in js/ from the
+// files in data/. The helper's and the move finder's searches run in a worker (worker.js, through
+// remote.js), so a long one never freezes the page. Fields may be preset from the query string
+// (?letters=retinas&lexicon=enable, ?game=nerdle-classic); the move finder keeps its position in
+// the address after "#moves?".
 
 import {BadArtifact, BadInput} from "./js/errors.js";
 import {fetchJson} from "./js/files.js";
-import {loadGuessingGame} from "./js/guessing.js";
-import {loadLexicon} from "./js/lexicon.js";
+import {Remote, Superseded} from "./remote.js";
 
 const DATA = new URL("data/", location.href);
 const TRIT_NAMES = ["grey", "yellow", "green"];
@@ -13,8 +15,9 @@ const ANSWERS_SHOWN = 100;
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const lexicons = new Map();
-const games = new Map();
 const rules = new Map();
+// One worker for the page's long searches, started when a view first needs it.
+const remote = new Remote(new URL("worker.js", location.href));
 let catalog;
 let rows = [];
 // Each view shows the answer to its latest request only: an older request still waiting on a
@@ -83,6 +86,7 @@ async function findWords() {
   }
   try {
     const started = performance.now();
+    const {loadLexicon} = await import("./js/lexicon.js");
     const lexicon = await cached(lexicons, $("lexicon").value,
                                  () => loadLexicon(new URL(`${$("lexicon").value}.dawg.gz`, DATA)));
     const scoring = $("scores").value;
@@ -132,11 +136,6 @@ function showWords(words, tiles, rack) {
 
 // ---- Wordle / Nerdle helper --------------------------------------------------------------------
 
-function currentGame() {
-  const id = $("game").value;
-  return cached(games, id, () => loadGuessingGame(DATA, id));
-}
-
 function renderRows(errorTurn, message) {
   $("rows").replaceChildren(...rows.map((row, index) => {
     const line = document.createElement("div");
@@ -168,42 +167,68 @@ function renderRows(errorTurn, message) {
   }));
 }
 
+function helperQuestion() {
+  return {game: $("game").value, history: rows.map((row) => [row.word, row.trits.join("")]),
+          hard: $("hard").checked};
+}
+
+function showHelperError(error) {
+  if (!(error instanceof BadInput)) return showFailure(error);
+  renderRows(error.turn, error.message);
+  if (!error.turn) $("guess-error").textContent = error.message;
+  $("answers-left").textContent = "";
+  $("answers").textContent = "";
+  $("next-guess").textContent = "";
+}
+
 async function update() {
   const request = ++helperRequest;
   $("guess-error").textContent = "";
+  renderRows();  // the colours clicked show at once, whatever the worker is doing
+  const question = helperQuestion();
+  let state;
   try {
-    const game = await currentGame();
+    // The game's files first (while they come in, another game may be picked), then the
+    // questions, at most one of each kind waiting while the worker ranks.
+    await remote.call("guess.load", {game: question.game});
     if (request !== helperRequest) return;
-    setStatus(`${game.name}: ${game.answers.length.toLocaleString("en")} answers, ` +
-              `${game.guesses.length.toLocaleString("en")} allowed guesses`);
-    const history = rows.map((row) => [row.word, row.trits.join("")]);
-    const hard = $("hard").checked;
-    const solved = rows.length && rows.at(-1).trits.every((t) => t === 2);
-    const left = game.candidates(history, {hard});
-    renderRows();
-    $("answers-left").textContent = solved ? `Solved in ${rows.length}.`
-      : `${left.length.toLocaleString("en")} answer${left.length === 1 ? "" : "s"} left`;
-    $("answers").textContent = solved ? "" : left.slice(0, ANSWERS_SHOWN).join(" ") +
-      (left.length > ANSWERS_SHOWN ? " …" : "");
-    $("next-guess").textContent = solved ? "" : game.nextGuess(history, {hard});
-    $("use-next").hidden = solved;
+    state = await remote.latest("guess-state", "guess.state", question);
   } catch (error) {
-    if (request !== helperRequest) return;
-    if (!(error instanceof BadInput)) return showFailure(error);
-    renderRows(error.turn, error.message);
-    if (!error.turn) $("guess-error").textContent = error.message;
-    $("answers-left").textContent = "";
-    $("answers").textContent = "";
-    $("next-guess").textContent = "";
+    if (request === helperRequest && !(error instanceof Superseded)) showHelperError(error);
+    return;
   }
+  if (request !== helperRequest) return;
+  setStatus(`${state.name}: ${state.answers.toLocaleString("en")} answers, ` +
+            `${state.guesses.toLocaleString("en")} allowed guesses`);
+  const solved = rows.length && rows.at(-1).trits.every((t) => t === 2);
+  renderRows();
+  $("answers-left").textContent = solved ? `Solved in ${rows.length}.`
+    : `${state.leftCount.toLocaleString("en")} answer${state.leftCount === 1 ? "" : "s"} left`;
+  $("answers").textContent = solved ? "" : state.left.join(" ") +
+    (state.leftCount > state.left.length ? " …" : "");
+  $("use-next").hidden = true;
+  $("next-guess").textContent = "";
+  if (solved) return;
+  // Off the decision tree the next guess is a ranking of every allowed guess (1-2 s for
+  // Nerdle): it runs in the worker while the answers left are already on screen.
+  $("next-guess").textContent = "…";
+  let next;
+  try {
+    next = await remote.latest("guess-next", "guess.next", question);
+  } catch (error) {
+    if (request === helperRequest && !(error instanceof Superseded)) showHelperError(error);
+    return;
+  }
+  if (request !== helperRequest) return;
+  $("next-guess").textContent = next;
+  $("use-next").hidden = false;
 }
 
 async function addGuess(text) {
   $("guess-error").textContent = "";
   try {
-    const game = await currentGame();
-    const word = game.guesses[game.guessNumber(text)];
-    rows.push({word, trits: new Array(game.length).fill(0)});
+    const {word, length} = await remote.call("guess.word", {game: $("game").value, text});
+    rows.push({word, trits: new Array(length).fill(0)});
     $("guess-input").value = "";
     await update();
   } catch (error) {
@@ -214,13 +239,37 @@ async function addGuess(text) {
 
 // ---- start -------------------------------------------------------------------------------------
 
-function show(view) {
+const VIEWS = ["words", "guess", "moves"];
+let moveFinder = null;
+
+/** The view and its query of an address's hash: "#moves?game=scrabble-en" -> ["moves", "game=..."]. */
+function route(hash) {
+  const text = hash.replace(/^#/u, "");
+  const at = text.indexOf("?");
+  const [view, query] = at < 0 ? [text, ""] : [text.slice(0, at), text.slice(at + 1)];
+  if (VIEWS.includes(view)) return [view, query];
+  return [params.has("game") ? "guess" : "words", ""];
+}
+
+async function showMoves(query) {
+  if (moveFinder === null) {
+    try {
+      const {MoveFinder} = await import("./moves.js");
+      moveFinder ??= new MoveFinder({catalog, remote, data: DATA, setStatus, showFailure});
+    } catch (error) {
+      return showFailure(error);
+    }
+  }
+  return moveFinder.show(query);
+}
+
+function show([view, query]) {
   for (const link of document.querySelectorAll("nav a")) {
     link.toggleAttribute("aria-current", link.dataset.view === view);
     if (link.dataset.view === view) link.setAttribute("aria-current", "page");
   }
-  $("words").hidden = view !== "words";
-  $("guess").hidden = view !== "guess";
+  for (const name of VIEWS) $(name).hidden = view !== name;
+  if (view === "moves") return showMoves(query);
   return view === "words" ? findWords() : update();
 }
 
@@ -246,8 +295,8 @@ async function start() {
   $("hard").addEventListener("change", update);
   $("guesser").addEventListener("submit", (event) => { event.preventDefault(); addGuess($("guess-input").value); });
   $("use-next").addEventListener("click", () => addGuess($("next-guess").textContent));
-  window.addEventListener("hashchange", () => show(location.hash.slice(1) || "words"));
-  await show(location.hash.slice(1) || (params.has("game") ? "guess" : "words"));
+  window.addEventListener("hashchange", () => show(route(location.hash)));
+  await show(route(location.hash));
 }
 
 start();
