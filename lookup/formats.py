@@ -160,23 +160,26 @@ EQUATIONS_VERSION_KEY = "rules"
 EQUATIONS_FIELDS = {"rules": int, "length": int, "kind": str, "count": int}
 
 # --- Guessing games (docs/FORMATS.md "## guessing games") -------------------------------------
-# games.json: the configured game ids and names.
+# games.json: the configured game ids and names, sealed (lookup/headers.py).
 GAMES_INDEX_NAME = "games.json"
 GAMES_INDEX_FORMAT = "guess-games"
-GAMES_INDEX_VERSION = 1
-GAMES_INDEX_EARLIEST_SUPPORTED_VERSION = 1
-GAMES_INDEX_FIELDS = {"games": dict}
-# <game>.answers.txt, <game>.guesses.txt: one word per line, no header (sidecar format name).
+GAMES_INDEX_VERSION = 2
+GAMES_INDEX_EARLIEST_SUPPORTED_VERSION = 2
+GAMES_INDEX_FIELDS = {"games": dict, "file_sha256": str}
+# <game>.answers.txt, <game>.guesses.txt: one word per line, no header (sidecar format name);
+# the descriptor holds their sha256, which every reader checks.
 GAME_LIST_FORMAT = "guess-game-list"
-# <game>.game.json: the game descriptor (alphabet, length, word-list files and their sha256).
+GAME_LIST_VERSION = 1
+# <game>.game.json: the game descriptor (alphabet, length, word-list files and their sha256),
+# sealed.
 GAME_FORMAT = "guess-game"
-GAME_VERSION = 1
-GAME_EARLIEST_SUPPORTED_VERSION = 1
+GAME_VERSION = 2
+GAME_EARLIEST_SUPPORTED_VERSION = 2
 _WORD_LIST_FIELDS = {"file": str, "count": int, "sha256": str}
 GAME_FIELDS = {
     "id": str, "name": str, "alphabet": str, "length": int, "max_guesses": int,
     "root": (str, type(None)), "opener_candidates": int, "search_width": int,
-    "guess_rules": (str, type(None)),
+    "guess_rules": (str, type(None)), "file_sha256": str,
     **{f"{role}.{key}": kind for role in ("answers", "guesses")
        for key, kind in _WORD_LIST_FIELDS.items()},
 }

@@ -81,24 +81,40 @@ def check_header(
     return header
 
 
-def read_json_header(path, *, make_target: str = "", **expected) -> dict:
+def read_json_header(path, *, make_target: str = "", sealed: bool = False, **expected) -> dict:
     """Read a JSON file whose top level is a header and check it with `check_header`.
 
     Args:
         path: the file.
         make_target: what builds or rebuilds it (`make <make_target>`); "" for `make`.
+        sealed: the format is sealed: check the seal too (after the version, so that a file
+            of an older, unsealed version is refused for its version).
         **expected: `format`, `versions`, `fields` (and `version_key`) as for check_header.
 
     Raises:
         ArtifactMissing: the file does not exist.
-        CorruptArtifact, UnsupportedFormat: as for check_header, or the file is not JSON.
+        CorruptArtifact, UnsupportedFormat: as for check_header, or the file is not JSON, or
+            its seal does not match.
     """
     path = require_file(path, make_target or str(path))
+    data = Path(path).read_bytes()
     try:
-        header = json.loads(Path(path).read_text(encoding="utf-8"))
+        header = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         raise corrupt(path, f"not a JSON {expected['format']} file", make_target) from None
-    return check_header(header, path, make_target=make_target, **expected)
+    check_header(header, path, make_target=make_target, **expected)
+    if sealed:
+        check_seal(path, data, "json", make_target)
+    return header
+
+
+def sealed_json(data: dict) -> bytes:
+    """The sealed JSON file of a header map (indented by one space, keys sorted, UTF-8): the
+    writers' one layout, whose `": "` separator is the seal's tag.
+    """
+    text = json.dumps({**data, SEAL_FIELD: SEAL_ZEROS.decode()}, indent=1, sort_keys=True,
+                      ensure_ascii=False) + "\n"
+    return sealed(text.encode("utf-8"), "json")
 
 
 def _field(header: dict, name: str, expected, path, make_target: str):

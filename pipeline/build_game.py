@@ -24,6 +24,7 @@ from lookup.formats import (
     EQUATIONS_FORMAT,
     GAME_FORMAT,
     GAME_LIST_FORMAT,
+    GAME_LIST_VERSION,
     GAME_VERSION,
     GAMES_INDEX_FORMAT,
     GAMES_INDEX_VERSION,
@@ -31,6 +32,7 @@ from lookup.formats import (
     sha256_file,
 )
 from lookup.guessing.equations import read_equation_list
+from lookup.headers import sealed_json
 from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
@@ -201,7 +203,7 @@ def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
     for role, words in (("answers", answers), ("guesses", guesses)):
         path = output.with_name(f"{stem}.{role}.txt")
         _write_text(path, "".join(w + "\n" for w in words))
-        record(path, format=GAME_LIST_FORMAT, version=GAME_VERSION, inputs=inputs)
+        record(path, format=GAME_LIST_FORMAT, version=GAME_LIST_VERSION, inputs=inputs)
         files[role] = {"file": path.name, "count": len(words), "sha256": sha256_file(path)}
     descriptor = {
         "format": GAME_FORMAT,
@@ -222,7 +224,8 @@ def build_game(config_path, game_id: str, sources, artifacts, output) -> dict:
         # Optional (absent: none), so that games without it keep their descriptor bytes.
         **({"hard_candidates": list(config.hard_candidates)} if config.hard_candidates else {}),
     }
-    _write_text(output, _json_text(descriptor))
+    with atomic_output(output, "wb") as handle:
+        handle.write(sealed_json(descriptor))
     record(output, format=GAME_FORMAT, version=GAME_VERSION, inputs=inputs + [Path(config_path)])
     return descriptor
 
@@ -269,7 +272,8 @@ def build_index(config_path, output) -> dict:
     index = {"format": GAMES_INDEX_FORMAT, "version": GAMES_INDEX_VERSION,
              "games": {game_id: config.name for game_id, config in games.items()
                        if not config.proof_only}}
-    _write_text(output, _json_text(index))
+    with atomic_output(output, "wb") as handle:
+        handle.write(sealed_json(index))
     record(output, format=GAMES_INDEX_FORMAT, version=GAMES_INDEX_VERSION,
            inputs=[Path(config_path)])
     return index

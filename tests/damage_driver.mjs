@@ -3,11 +3,12 @@
 // JSON line per case: {"refused": true, "name": "BadArtifact", "message": ...} or {"refused": false}.
 import {readFileSync} from "node:fs";
 import {readLexicon} from "../clients/js/lexicon.js";
-import {readTree} from "../clients/js/guessing.js";
+import {readDescriptor, readTree} from "../clients/js/guessing.js";
 
 const READERS = {
   dawg: (bytes, url) => readLexicon(bytes, url),
   tree: (bytes, url, extra) => readTree(bytes, url, JSON.parse(readFileSync(extra, "utf8"))),
+  descriptor: (bytes, url) => readDescriptor(bytes, url),
 };
 
 function damaged(bytes, damage) {

@@ -85,6 +85,21 @@ def test_a_damaged_tree_is_refused(built, monkeypatch, damage, hard):
         path.write_bytes(good)
 
 
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES, name=st.sampled_from(["tiny-en.game.json", "games.json"]))
+def test_a_damaged_descriptor_or_game_index_is_refused(built, monkeypatch, damage, name):
+    path = built / "guessing" / name
+    good = path.read_bytes()
+    path.write_bytes(damage_bytes(good, damage))
+    try:
+        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+            next_guess_after(built, monkeypatch)
+        assert refused(error.value, "make ")
+    finally:
+        path.write_bytes(good)
+
+
 # --- JavaScript under Node ----------------------------------------------------------------------
 
 def node_cases(cases: list, tmp_path) -> list:
@@ -113,7 +128,8 @@ def test_js_readers_refuse_every_damaged_file(built, tmp_path):
     games = built / "guessing"
     files = [("dawg", built / "lexicons" / "tiny.dawg", None),
              ("tree", games / "tiny-en.tree.msgpack", games / "tiny-en.game.json"),
-             ("tree", games / "tiny-en.hard.tree.msgpack", games / "tiny-en.game.json")]
+             ("tree", games / "tiny-en.hard.tree.msgpack", games / "tiny-en.game.json"),
+             ("descriptor", games / "tiny-en.game.json", None)]
     cases = []
     for seed, (reader, path, extra) in enumerate(files):
         good = path.read_bytes()

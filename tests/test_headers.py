@@ -8,7 +8,7 @@ import pytest
 
 from conftest import FIXTURES
 from lookup.errors import CorruptArtifact, UnsupportedFormat
-from lookup.formats import TREE_FORMAT, TREE_VERSION
+from lookup.formats import GAME_VERSION, GAMES_INDEX_VERSION, TREE_FORMAT, TREE_VERSION
 from lookup.guessing.equations import read_equation_list
 from lookup.guessing.feedback import load_feedback
 from lookup.guessing.game import guessing_game_names, load_descriptor
@@ -155,18 +155,17 @@ def test_bad_header_is_one_clear_line(built, case):
                                 f"run `make {target.format(dir=built)}` to rebuild")
 
 
-@pytest.mark.parametrize("name, edit_file, edit, read, target", [
-    ("tiny-en.game.json", edit_json, assign("version", 2), read_descriptor, "tiny-en"),
-    ("tiny-en.tree.msgpack", edit_tree, assign("version", 2), read_tree,
-     "{dir}/tiny-en.tree.msgpack"),
-    ("games.json", edit_json, assign("version", 2), read_games_index, "guessing"),
+@pytest.mark.parametrize("name, edit_file, version, read, target", [
+    ("tiny-en.game.json", edit_json, GAME_VERSION, read_descriptor, "tiny-en"),
+    ("tiny-en.tree.msgpack", edit_tree, TREE_VERSION, read_tree, "{dir}/tiny-en.tree.msgpack"),
+    ("games.json", edit_json, GAMES_INDEX_VERSION, read_games_index, "guessing"),
 ])
-def test_newer_version_names_the_make_target(built, name, edit_file, edit, read, target):
-    edit_file(built / name, edit)
+def test_newer_version_names_the_make_target(built, name, edit_file, version, read, target):
+    edit_file(built / name, assign("version", version + 1))
     with pytest.raises(UnsupportedFormat) as error:
         read(built)
-    assert str(error.value) == (f"{built / name}: format version 2 is not supported (this "
-                                f"reader reads 1); rebuild it with "
+    assert str(error.value) == (f"{built / name}: format version {version + 1} is not supported "
+                                f"(this reader reads {version}); rebuild it with "
                                 f"`make {target.format(dir=built)}` or upgrade wordpack")
 
 

@@ -15,6 +15,7 @@ import pytest
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.errors import BadInput
 from lookup.formats import sha256_file
+from lookup.headers import sealed_json
 from pipeline.build_game import load_config
 from pipeline.build_tree import GameSearch, ScreenPool, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
@@ -324,7 +325,7 @@ def test_a_proven_opener_gets_an_exact_tree_whatever_the_width(committed, tmp_pa
     shutil.copytree(artifacts / "guessing", guessing)
     descriptor = guessing / "tiny-en.game.json"
     game = json.loads(descriptor.read_text())
-    descriptor.write_text(json.dumps({**game, "search_width": 1}))
+    descriptor.write_bytes(sealed_json({**game, "search_width": 1}))  # as a writer would seal it
     best = next(row for row in rows_of(guessing / "tiny-en.proof.parquet")
                 if row["mode"] == "normal")
     header, _, _ = search(guessing / "tiny-en.feedback.npy", hard=False, progress=False)

@@ -38,11 +38,17 @@ export async function fetchText(url) {
 
 /** The JSON object at `url`. */
 export async function fetchJson(url) {
-  const text = await fetchText(url);
+  return parseJson(await fetchBytes(url), url);
+}
+
+/** The JSON object in `bytes` (UTF-8), fetched from `url` (named in errors). */
+export function parseJson(bytes, url) {
+  const text = decodeText(bytes, url);
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new BadArtifact(String(url), `not valid JSON (${error.message})`);
+    // V8 quotes the text around the error, newlines and all: keep the message one line.
+    throw new BadArtifact(String(url), `not valid JSON (${error.message.replace(/\s+/g, " ")})`);
   }
 }
 

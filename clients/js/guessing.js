@@ -4,13 +4,13 @@
 // (guess, answer) pair they look at. Results come in the same order as lookup/guessing/game.py's.
 
 import {BadArtifact, BadInput} from "./errors.js";
-import {checkHeader, checkSeal, fetchBytes, fetchJson, parseWordList, sha256Hex} from "./files.js";
+import {checkHeader, checkSeal, fetchBytes, parseJson, parseWordList, sha256Hex} from "./files.js";
 import {decode, MsgpackError} from "./msgpack.js";
 
 const GAME_FORMAT = "guess-game";
 const TREE_FORMAT = "guess-tree";
-const FORMAT_VERSION = 1;
-// Trees are sealed (docs/FORMATS.md "Seals") since version 2.
+// Descriptors and trees are sealed (docs/FORMATS.md "Seals") since version 2.
+const GAME_VERSION = 2;
 const TREE_VERSION = 2;
 const FEEDBACK_SYMBOLS = new Map(Object.entries({
   "0": 0, "1": 1, "2": 2,
@@ -333,6 +333,21 @@ async function loadTree(url, descriptor) {
 }
 
 /**
+ * Check and decode a game descriptor `<id>.game.json` (docs/FORMATS.md, "Descriptor").
+ * @param {Uint8Array} bytes the whole file
+ * @param {string|URL} url where it came from (named in errors)
+ * @throws {BadArtifact} not a descriptor, another version, or damaged
+ */
+export function readDescriptor(bytes, url) {
+  const descriptor = parseJson(bytes, url);
+  checkHeader(descriptor, url, GAME_FORMAT, GAME_VERSION,
+              {id: "string", name: "string", alphabet: "string", length: "number",
+               max_guesses: "number", answers: "object", guesses: "object"});
+  checkSeal(bytes, url, "json");
+  return descriptor;
+}
+
+/**
  * Check and decode a decision tree file (docs/FORMATS.md, "Decision tree") of a game.
  * @param {Uint8Array} bytes the whole file
  * @param {string|URL} url where it came from (named in errors)
@@ -371,10 +386,7 @@ export function readTree(bytes, url, descriptor) {
 export async function loadGuessingGame(baseUrl, id) {
   const base = new URL(String(baseUrl).replace(/\/?$/, "/"), globalThis.location?.href);
   const url = new URL(`${id}.game.json`, base);
-  const descriptor = await fetchJson(url);
-  checkHeader(descriptor, url, GAME_FORMAT, FORMAT_VERSION,
-              {id: "string", name: "string", alphabet: "string", length: "number",
-               max_guesses: "number", answers: "object", guesses: "object"});
+  const descriptor = readDescriptor(await fetchBytes(url), url);
   const [answers, guesses, normal, hard] = await Promise.all([
     loadList(base, "answers", descriptor, url),
     loadList(base, "guesses", descriptor, url),

@@ -67,7 +67,8 @@ def load_descriptor(path, make_target: str = "") -> dict:
     Raises:
         ArtifactMissing, UnsupportedFormat, CorruptArtifact: see lookup.headers.check_header.
     """
-    return read_json_header(path, make_target=make_target or str(path), format=GAME_FORMAT,
+    return read_json_header(path, make_target=make_target or str(path), sealed=True,
+                            format=GAME_FORMAT,
                             versions=(GAME_EARLIEST_SUPPORTED_VERSION, GAME_VERSION),
                             fields=GAME_FIELDS)
 
@@ -84,7 +85,8 @@ def guessing_game_names(directory=None) -> list[str]:
     index_path = Path(directory or guessing_dir()) / GAMES_INDEX_NAME
     if not index_path.is_file():
         return []
-    index = read_json_header(index_path, make_target="guessing", format=GAMES_INDEX_FORMAT,
+    index = read_json_header(index_path, make_target="guessing", sealed=True,
+                             format=GAMES_INDEX_FORMAT,
                              versions=(GAMES_INDEX_EARLIEST_SUPPORTED_VERSION,
                                        GAMES_INDEX_VERSION), fields=GAMES_INDEX_FIELDS)
     return list(index["games"])
