@@ -26,12 +26,12 @@ MANIFEST_FORMAT = "web-manifest"
 WEB_VERSION = 1
 GAME_FILES = ("game.json", "answers.txt", "guesses.txt", "tree.msgpack", "hard.tree.msgpack")
 # What each page loads (tests/test_web.py checks each list against what the page fetches):
-# the shell (index.html, style.css, app.js and the two readers it imports), then per view its
-# code and data. The word finder reads ENABLE with Scrabble tile scores (at most 600 KB:
-# tests/test_web.py); the Wordle helper and the move finder ask the page's worker (remote.js,
-# worker.js), which imports their reader; the move finder shown is scrabble-en's.
-PAGE_SHELL = ["index.html", "style.css", "app.js", "js/errors.js", "js/files.js"]
-PAGE_WORKER = ["remote.js", "worker.js"]
+# the shell (index.html, style.css, app.js and the modules it imports), then per view its code
+# and data. The word finder reads ENABLE with Scrabble tile scores (at most 600 KB:
+# tests/test_web.py); the Wordle helper and the move finder ask the page's worker (worker.js),
+# which imports their reader; the move finder shown is scrabble-en's.
+PAGE_SHELL = ["index.html", "style.css", "app.js", "remote.js", "js/errors.js", "js/files.js"]
+PAGE_WORKER = ["worker.js"]
 PAGE_FILES = {
     "words": PAGE_SHELL + ["js/lexicon.js", "data/catalog.json", "data/enable.dawg.gz",
                            "data/crossword/scrabble-en.json"],

@@ -5,10 +5,12 @@ import gzip
 import hashlib
 import json
 import math
+import os
 import random
 import re
 import shutil
 import subprocess
+import urllib.parse
 
 import pytest
 
@@ -86,8 +88,9 @@ def test_site_has_every_file_in_its_manifest(artifacts):
             "scrabble-en": {"name": "Scrabble (English)", "lexicon": "enable"},
             "wordfeud-en": {"name": "Wordfeud (English)", "lexicon": "enable"}}}
     assert manifest["pages"]["words"]["files"] == [
-        "index.html", "style.css", "app.js", "js/errors.js", "js/files.js", "js/lexicon.js",
-        "data/catalog.json", "data/enable.dawg.gz", "data/crossword/scrabble-en.json"]
+        "index.html", "style.css", "app.js", "remote.js", "js/errors.js", "js/files.js",
+        "js/lexicon.js", "data/catalog.json", "data/enable.dawg.gz",
+        "data/crossword/scrabble-en.json"]
 
 
 LEXICON_QUERIES = """
@@ -856,6 +859,90 @@ def test_the_helper_ranks_in_the_worker(site, runtime):
     left = len(game.candidates(history))
     assert page.text_content("#answers-left") == f"{left} answer{'s' * (left != 1)} left"
     assert len(held) == 1
+
+
+def fetched_files(site, open_and_wait) -> set[str]:
+    """The site's files a page fetches (its worker's fetches too) while `open_and_wait` runs."""
+    fetched = set()
+    site.page.on("request", lambda request: fetched.add(
+        urllib.parse.urlsplit(request.url).path.removeprefix("/")))
+    open_and_wait()
+    return fetched - {"favicon.ico"}
+
+
+def test_each_page_loads_what_its_manifest_lists(browser, artifacts):  # noqa: F811
+    manifest = json.loads((artifacts / "web" / "web-manifest.json").read_text())
+    pages = {name: set(entry["files"]) for name, entry in manifest["pages"].items()}
+    site = Site(browser, artifacts / "web")
+    try:
+        def words():
+            site.open("index.html?letters=cat")
+            site.page.wait_for_function(
+                "document.getElementById('found').textContent.includes(' words (')")
+
+        assert fetched_files(site, words) == pages["words"]
+    finally:
+        site.close()
+    site = Site(browser, artifacts / "web")
+    try:
+        def moves():
+            site.open("index.html#moves?game=scrabble-en&rack=cat")
+            wait_list(site.page, "cat", "equity")
+
+        assert fetched_files(site, moves) == pages["moves"]
+        assert {"data/enable.dawg.gz", "data/crossword/scrabble-en.leaves.pack.gz",
+                "js/crossword.js", "worker.js", "moves.js"} <= pages["moves"]
+    finally:
+        site.close()
+    site = Site(browser, artifacts / "web")
+    try:
+        def guess():  # the fixture has no wordle-en: the code is the manifest's, the data not
+            site.open("index.html?game=tiny-en#guess")
+            site.wait_text("#next-guess", "bolt")
+
+        code = {name for name in pages["guess"] if not name.startswith("data/")}
+        assert {name for name in fetched_files(site, guess)
+                if not name.startswith("data/")} == code
+    finally:
+        site.close()
+
+
+def test_move_finder_on_a_phone(browser, artifacts, runtime):  # noqa: F811
+    """360 CSS pixels wide, touch: nothing wider than the screen, squares big enough to tap,
+    taps type and play. Screenshots go to $WORDPACK_SCREENSHOTS when it is set."""
+    cw = python_game(runtime, "scrabble-en")
+    text = selfplay_board("scrabble-en", SCRABBLE_POSITION)
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2,
+                                is_mobile=True, has_touch=True)
+    site = Site(phone, artifacts / "web")
+    try:
+        page = site.page
+        site.open(f"index.html#moves?game=scrabble-en&board={address_board(text)}"
+                  f"&rack={SCRABBLE_RACK}&by=score")
+        rows = wait_list(page, SCRABBLE_RACK, "score", text)
+        assert page.evaluate("document.documentElement.scrollWidth") == 360
+        box = page.locator("#board").bounding_box()
+        square = page.locator("#board .sq >> nth=0").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+        assert square["width"] >= 20 and square["height"] >= 20
+        screenshots = os.environ.get("WORDPACK_SCREENSHOTS")
+        if screenshots:
+            page.screenshot(path=f"{screenshots}/web-moves-phone.png", full_page=True)
+        best = cw.moves(cw.parse_board(text), SCRABBLE_RACK, top=20)
+        assert shown_rows(rows) == expected_rows(best, SCRABBLE_RACK)
+        page.tap("#move-list tr >> nth=1")  # a tap shows the move on the board
+        previewed = page.eval_on_selector_all(
+            "#board .sq", "sqs => sqs.flatMap(s => s.dataset.preview ? [+s.dataset.index] : [])")
+        assert previewed == [r * 15 + c for r, c, _letter, _blank in best[1].placed]
+        page.tap("#move-list tr >> nth=1 >> button.play")
+        after = cw.play(cw.parse_board(text), best[1]).text()
+        wait_list(page, rack_after(SCRABBLE_RACK, best[1]), "score", after)
+        page.tap("#board .sq >> nth=0")
+        page.keyboard.type("q")
+        assert board_on_page(page).split()[0] == "q" + "." * 14
+    finally:
+        site.close()
+        phone.close()
 
 
 # ---- the real artifacts (make test-full) ----------------------------------------------------
