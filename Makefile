@@ -288,12 +288,14 @@ leaves-reproduce: $(CROSSWORD_ARTIFACTS) $(foreach n,$(LEXICONS),$(LEX)/$(n).gad
 # ---- web ------------------------------------------------------------------------------------
 # artifacts/web/: the static word finder and Wordle/Nerdle helper (clients/web/), the JavaScript
 # readers (clients/js/ -> js/) and the data they read (data/: lexicons, game lists and trees,
-# crossword rules; no feedback matrices), web-manifest.json. `wordpack serve` serves it.
+# crossword rules and leave packs; no feedback matrices), web-manifest.json. `wordpack serve`
+# serves it.
 WEB := $(ARTIFACTS)/web
-WEB_CODE := $(wildcard clients/js/*.js clients/web/*) pipeline/build_web.py pipeline/cli_web.py
+WEB_CODE := $(wildcard clients/js/*.js clients/web/*) pipeline/build_web.py \
+  pipeline/build_web_leaves.py pipeline/cli_web.py
 WEB_DATA := $(foreach n,$(LEXICONS),$(LEX)/$(n).dawg) $(GUESSING)/games.json \
   $(foreach g,$(GUESSING_GAMES),$(foreach f,game.json answers.txt guesses.txt tree.msgpack hard.tree.msgpack,$(GUESSING)/$(g).$(f))) \
-  $(CROSSWORD_ARTIFACTS)
+  $(CROSSWORD_ARTIFACTS) $(LEAVE_ARTIFACTS)
 
 ## web: the static word-game helper site in artifacts/web (serve it with `wordpack serve`)
 web: $(WEB)/web-manifest.json

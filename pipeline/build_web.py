@@ -4,7 +4,8 @@ It copies the page (clients/web/), the JavaScript readers (clients/js/ -> js/) a
 they read (-> data/): each lexicon's `.dawg` with a gzipped copy `.dawg.gz` (the page fetches
 the copy and inflates it: 534 KB instead of 1.4 MB for ENABLE, whatever compression the web
 server offers), each guessing game's descriptor, word lists and trees (not the feedback
-matrices: the readers compute feedback), the crossword games' rules (tile scores), and
+matrices: the readers compute feedback), the crossword games' rules (tile scores and the move
+finder) with their leave tables as leave packs (pipeline/build_web_leaves.py), and
 data/catalog.json listing them. web-manifest.json gives the bytes and sha256 of every file,
 and the files each page loads.
 """
@@ -18,6 +19,7 @@ from pathlib import Path
 from lookup.errors import ArtifactMissing
 from lookup.paths import REPO_ROOT, built_names
 from pipeline.atomic import atomic_output
+from pipeline.build_web_leaves import PACK_SUFFIX, write_leave_pack
 
 CLIENT_JS = REPO_ROOT / "clients" / "js"
 CLIENT_PAGE = REPO_ROOT / "clients" / "web"
@@ -25,6 +27,10 @@ CATALOG_FORMAT = "web-catalog"
 MANIFEST_FORMAT = "web-manifest"
 WEB_VERSION = 1
 GAME_FILES = ("game.json", "answers.txt", "guesses.txt", "tree.msgpack", "hard.tree.msgpack")
+# The move finder's engine (clients/js/crossword.js) and its data: the lexicon's DAWG, and the
+# leave pack it fetches after them, for equity (docs/FORMATS.md, "The move finder's data").
+MOVE_FINDER_FILES = ["js/lexicon.js", "js/leaves.js", "js/msgpack.js", "data/enable.dawg.gz",
+                     "data/crossword/scrabble-en.leaves.pack.gz"]
 # What each page loads (tests/test_web.py checks each list against what the page fetches):
 # the shell (index.html, style.css, app.js and the modules it imports), then per view its code
 # and data. The word finder reads ENABLE with Scrabble tile scores (at most 600 KB:
@@ -38,7 +44,7 @@ PAGE_FILES = {
     "guess": PAGE_SHELL + PAGE_WORKER + ["js/guessing.js", "js/msgpack.js", "data/catalog.json"]
     + [f"data/wordle-en.{name}" for name in GAME_FILES],
     "moves": PAGE_SHELL + PAGE_WORKER + ["moves.js", "js/crossword.js", "data/catalog.json",
-                                         "data/crossword/scrabble-en.json"],
+                                         "data/crossword/scrabble-en.json"] + MOVE_FINDER_FILES,
 }
 
 
@@ -88,6 +94,9 @@ def build_web(artifacts, output) -> dict:
         rules = json.loads((artifacts / "crossword" / f"{game}.json").read_text(encoding="utf-8"))
         if rules["lexicon"] in lexicons:
             _copy(artifacts / "crossword" / f"{game}.json", data / "crossword" / f"{game}.json")
+            leaves = artifacts / "leaves" / f"{game}.leaves"
+            if leaves.is_file():  # equity needs it; the moves by score do not
+                write_leave_pack(leaves, data / "crossword" / f"{game}{PACK_SUFFIX}")
             crossword[game] = {"name": rules["name"], "lexicon": rules["lexicon"]}
     _write_json(data / "catalog.json", {
         "format": CATALOG_FORMAT, "version": WEB_VERSION, "lexicons": lexicons,
