@@ -183,12 +183,13 @@ GAME_FIELDS = {
     **{f"{role}.{key}": kind for role in ("answers", "guesses")
        for key, kind in _WORD_LIST_FIELDS.items()},
 }
-# <game>.feedback.npy + <game>.feedback.json (the header tying the matrix to its word lists).
+# <game>.feedback.npy + <game>.feedback.json (the header tying the matrix to its word lists and
+# to the .npy's sha256; the header is sealed).
 FEEDBACK_FORMAT = "feedback-matrix"
-FEEDBACK_VERSION = 1
-FEEDBACK_EARLIEST_SUPPORTED_VERSION = 1
+FEEDBACK_VERSION = 2
+FEEDBACK_EARLIEST_SUPPORTED_VERSION = 2
 FEEDBACK_FIELDS = {
-    "game": str, "length": int, "dtype": str, "shape": list, "sha256": str,
+    "game": str, "length": int, "dtype": str, "shape": list, "sha256": str, "file_sha256": str,
     "guesses.file": str, "guesses.sha256": str, "answers.file": str, "answers.sha256": str,
 }
 # <game>.tree.msgpack / <game>.hard.tree.msgpack: [header, root], sealed (lookup/headers.py);
@@ -234,9 +235,9 @@ MANIFEST_VERSION = 1
 
 # Leave tables (lookup/crossword/leaves.py): artifacts/leaves/<game>.leaves
 LEAVES_FORMAT = "leave-values"
-LEAVES_VERSION = 1
-LEAVES_EARLIEST_SUPPORTED_VERSION = 1
+LEAVES_VERSION = 2
+LEAVES_EARLIEST_SUPPORTED_VERSION = 2
 LEAVES_FIELDS = {"game": str, "alphabet": str, "counts": list, "max_tiles": int, "leaves": int,
-                 "scale": int, "recipe": dict}
+                 "scale": int, "recipe": dict, "file_sha256": str}
 # Values are stored as int16 multiples of 1/LEAVES_SCALE points (+-128 points).
 LEAVES_SCALE = 256

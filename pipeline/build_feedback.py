@@ -8,7 +8,6 @@ Usage: wordpack-build feedback artifacts/guessing/wordle-en.game.json
        -o artifacts/guessing/wordle-en.feedback.npy
 """
 
-import json
 from pathlib import Path
 
 import numba
@@ -17,6 +16,7 @@ import numpy as np
 from lookup.formats import FEEDBACK_FORMAT, FEEDBACK_VERSION, corrupt, require_file, sha256_file
 from lookup.guessing.feedback import code_dtype, feedback_header_path
 from lookup.guessing.game import load_descriptor
+from lookup.headers import sealed_json
 from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
@@ -127,9 +127,8 @@ def build_feedback(game_path, output) -> dict:
         "sha256": sha256_file(output),
     }
     header_path = feedback_header_path(output)
-    with atomic_output(header_path, "w") as handle:
-        json.dump(header, handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    with atomic_output(header_path, "wb") as handle:
+        handle.write(sealed_json(header))
     inputs = [lists["guesses"], lists["answers"]]
     record(output, format=FEEDBACK_FORMAT, version=FEEDBACK_VERSION, inputs=inputs)
     record(header_path, format=FEEDBACK_FORMAT, version=FEEDBACK_VERSION, inputs=inputs)

@@ -33,6 +33,7 @@ from lookup.crossword.leaves import LeaveValues, leave_keys, read_leaves
 from lookup.crossword.rules import load_rules
 from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 from lookup.formats import LEAVES_FORMAT, LEAVES_SCALE, LEAVES_VERSION
+from lookup.headers import SEAL_FIELD, SEAL_ZEROS, sealed
 from pipeline.atomic import atomic_output
 
 SMOOTHING = 50
@@ -158,8 +159,9 @@ def write_leaves(path, table: LeaveValues, recipe: dict) -> None:
     header = {"format": LEAVES_FORMAT, "version": LEAVES_VERSION, "game": rules.id,
               "alphabet": rules.alphabet, "counts": rules.tiles.counts,
               "max_tiles": table.max_tiles, "leaves": len(table), "scale": LEAVES_SCALE,
-              "recipe": recipe}
-    data = msgpack.packb([header, scaled.astype("<i2").tobytes()], use_bin_type=True)
+              "recipe": recipe, SEAL_FIELD: SEAL_ZEROS.decode()}
+    data = sealed(msgpack.packb([header, scaled.astype("<i2").tobytes()], use_bin_type=True),
+                  "msgpack")
     with atomic_output(path) as out:
         out.write(data)
 

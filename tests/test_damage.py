@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import lookup
 from conftest import FIXTURES, REPO
 from lookup.errors import CorruptArtifact, UnsupportedFormat
+from lookup.guessing import feedback as feedback_module
 from lookup.guessing import game as guessing_module
 from lookup.guessing import tree as tree_module
 from pipeline.build_dawg import dawg_bytes, write_graph_files
@@ -98,6 +99,45 @@ def test_a_damaged_descriptor_or_game_index_is_refused(built, monkeypatch, damag
         assert refused(error.value, "make ")
     finally:
         path.write_bytes(good)
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES, name=st.sampled_from(["tiny-en.feedback.npy", "tiny-en.feedback.json",
+                                             "tiny-en.answers.txt", "tiny-en.guesses.txt"]))
+def test_a_damaged_matrix_header_or_list_is_refused(built, monkeypatch, damage, name):
+    path = built / "guessing" / name
+    good = path.read_bytes()
+    path.write_bytes(damage_bytes(good, damage))
+    try:
+        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+            feedback_module.load_feedback.cache_clear()
+            next_guess_after(built, monkeypatch)
+            lookup.guessing_game("tiny-en").candidates([("bolt", "00000")])
+        assert refused(error.value, "make ")
+    finally:
+        path.write_bytes(good)
+        feedback_module.load_feedback.cache_clear()
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES)
+def test_a_damaged_leave_table_is_refused(tmp_path_factory, damage):
+    import numpy as np
+
+    from crossword_support import rules
+    from lookup.crossword.leaves import LeaveValues, read_leaves
+    from pipeline.train_leaves import write_leaves
+
+    path = tmp_path_factory.mktemp("leaves") / "scrabble-en.leaves"
+    game = rules("scrabble-en")
+    table = LeaveValues(game, np.zeros(914_624))
+    write_leaves(path, table, {"seed": 1})
+    path.write_bytes(damage_bytes(path.read_bytes(), damage))
+    with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+        read_leaves(path, game)
+    assert refused(error.value, "make leaves")
 
 
 # --- JavaScript under Node ----------------------------------------------------------------------

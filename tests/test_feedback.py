@@ -16,6 +16,7 @@ from lookup.guessing.feedback import (
     feedback_reference,
     feedback_trits,
     load_feedback,
+    verified_stamp_path,
 )
 from lookup.word_list import read_word_list
 from pipeline.build_feedback import build_feedback, feedback_matrix
@@ -149,19 +150,41 @@ def test_changed_word_list_is_refused(matrix_file):
 
 def test_changed_matrix_is_refused(matrix_file):
     load_feedback.cache_clear()
+    assert load_feedback(matrix_file).codes.shape == (29, 15)  # hashed once, then stamped
+    assert json.loads(verified_stamp_path(matrix_file).read_text())["size"] == \
+        matrix_file.stat().st_size
+    data = bytearray(matrix_file.read_bytes())
+    data[-1] ^= 1
+    matrix_file.write_bytes(bytes(data))  # a new modification time: the stamp no longer fits
+    load_feedback.cache_clear()
+    with pytest.raises(CorruptArtifact, match="damaged: its sha256 does not match"):
+        load_feedback(matrix_file)
+
+
+def test_the_stamp_trusts_a_file_of_the_same_identity_and_verify_does_not(matrix_file):
+    load_feedback.cache_clear()
+    load_feedback(matrix_file)
+    stamp = verified_stamp_path(matrix_file)
+    recorded = json.loads(stamp.read_text())
     data = bytearray(matrix_file.read_bytes())
     data[-1] ^= 1
     matrix_file.write_bytes(bytes(data))
-    assert load_feedback(matrix_file).codes.shape == (29, 15)  # loading does not hash it
+    # Damage that leaves the file's identity as stamped (a disk's bit rot) is not seen...
+    now = matrix_file.stat()
+    stamp.write_text(json.dumps(dict(recorded, mtime_ns=now.st_mtime_ns,
+                                     ctime_ns=now.st_ctime_ns)))
+    load_feedback.cache_clear()
+    assert load_feedback(matrix_file).codes.shape == (29, 15)
+    # ... except by verify, which always hashes.
     with pytest.raises(CorruptArtifact, match="sha256"):
         load_feedback(matrix_file, verify=True)
 
 
-def test_truncated_matrix_is_refused_without_verify(matrix_file):
+def test_truncated_matrix_is_refused(matrix_file):
     load_feedback.cache_clear()
     data = matrix_file.read_bytes()
     matrix_file.write_bytes(data[:-15])
-    with pytest.raises(CorruptArtifact, match="not a complete .npy matrix"):
+    with pytest.raises(CorruptArtifact, match="damaged: its sha256 does not match"):
         load_feedback(matrix_file)
 
 

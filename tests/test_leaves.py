@@ -14,6 +14,7 @@ from lookup.crossword.leaves import LeaveValues, leave_keys, read_leaves
 from lookup.crossword.rules import load_rules
 from lookup.crossword.tiles import codes_of_key, key_of_codes
 from lookup.errors import BadInput, CorruptArtifact
+from lookup.headers import sealed
 from pipeline.train_leaves import leave_statistics, smoothed_values, write_leaves
 
 # Leaves of 1-6 tiles, blanks included (the counts of macondo's and our own enumeration).
@@ -95,7 +96,12 @@ def test_a_table_of_other_rules_or_a_broken_file_is_refused(tmp_path):
     with pytest.raises(CorruptArtifact, match="made for other scrabble-en rules"):
         read_leaves(path, rules("scrabble-en"))
     header, data = msgpack.unpackb(path.read_bytes())
-    path.write_bytes(msgpack.packb([header, data[:-2]]))
+    path.write_bytes(msgpack.packb([header, data[:-2]]))  # any change breaks the seal
+    with pytest.raises(CorruptArtifact, match="damaged: its sha256"):
+        read_leaves(path, rules("wordfeud-en"))
+    # Sealed as a faulty writer would: the value count is on trial.
+    path.write_bytes(sealed(msgpack.packb([dict(header, file_sha256="0" * 64), data[:-2]],
+                                          use_bin_type=True), "msgpack"))
     with pytest.raises(CorruptArtifact, match="holds 918187 values for 918188 leaves"):
         read_leaves(path, rules("wordfeud-en"))
     path.write_bytes(b"\x00garbage")

@@ -26,7 +26,7 @@ from lookup.formats import (
     corrupt,
     require_file,
 )
-from lookup.headers import check_header
+from lookup.headers import check_header, check_seal
 from lookup.paths import artifacts_dir
 
 MAKE_TARGET = "leaves"
@@ -122,14 +122,15 @@ def read_leaves(path, rules: Rules) -> LeaveValues:
         CorruptArtifact, UnsupportedFormat: not a leave table, or one made for other rules.
     """
     path = require_file(path, MAKE_TARGET)
+    raw = path.read_bytes()
     try:
-        with open(path, "rb") as stream:
-            header, data = msgpack.unpackb(stream.read(), raw=False)
+        header, data = msgpack.unpackb(raw, raw=False)
     except (ValueError, TypeError, msgpack.UnpackException) as error:
         raise corrupt(path, f"not a leave table ({error})", MAKE_TARGET) from None
     check_header(header, path, format=LEAVES_FORMAT,
                  versions=(LEAVES_EARLIEST_SUPPORTED_VERSION, LEAVES_VERSION),
                  fields=LEAVES_FIELDS, make_target=MAKE_TARGET)
+    check_seal(path, raw, "msgpack", MAKE_TARGET)
     if (header["alphabet"] != rules.alphabet or header["counts"] != rules.tiles.counts
             or header["max_tiles"] != rules.rack_size - 1):
         raise corrupt(path, f"made for other {rules.id} rules (alphabet, tile counts or rack "

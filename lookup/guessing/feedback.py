@@ -24,6 +24,8 @@ columns its answer list; dtype uint8 when 3**n <= 256 (Wordle), else little-endi
 """
 
 import functools
+import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -144,14 +146,17 @@ class FeedbackMatrix:
 def load_feedback(path, verify: bool = False) -> FeedbackMatrix:
     """Load `<game>.feedback.npy` with its header `<game>.feedback.json` and the two word lists.
 
-    The header ties the matrix to the exact bytes of the lists and of the .npy file. The lists'
-    sha256, and the matrix's shape and dtype against them, are always checked; the sha256 of
-    the whole .npy (628 MB for nerdle-classic) only with `verify`, so that loading a game
-    maps the matrix without reading it.
+    The header (sealed) ties the matrix to the exact bytes of the lists and of the .npy file,
+    and every load checks all three. The .npy (628 MB for nerdle-classic, 350 ms to hash) is
+    hashed once per file: a good result is stamped in `_<name>.verified.json` beside it with the
+    file's identity (size, modification and change times, inode, device), and a later load
+    whose file has that identity trusts the stamp. So a file replaced or written to is hashed
+    again; damage that changes none of them (a disk's bit rot) is caught only with `verify`,
+    which always hashes.
 
     Args:
         path: the .npy file.
-        verify: also check the .npy file's sha256.
+        verify: hash the .npy file whatever its stamp says (`wordpack info --verify`).
 
     Returns:
         The matrix (memory-mapped, read-only) and its word lists.
@@ -164,7 +169,8 @@ def load_feedback(path, verify: bool = False) -> FeedbackMatrix:
     target = str(path)  # every file of the matrix is rebuilt by making the .npy
     path = require_file(path, target)
     header_path = feedback_header_path(path)
-    header = read_json_header(header_path, make_target=target, format=FEEDBACK_FORMAT,
+    header = read_json_header(header_path, make_target=target, sealed=True,
+                              format=FEEDBACK_FORMAT,
                               versions=(FEEDBACK_EARLIEST_SUPPORTED_VERSION, FEEDBACK_VERSION),
                               fields=FEEDBACK_FIELDS)
     lists = {}
@@ -174,8 +180,7 @@ def load_feedback(path, verify: bool = False) -> FeedbackMatrix:
             raise corrupt(path, f"its {role} list {list_path.name} does not match the sha256 in "
                           f"{header_path.name}", target)
         lists[role] = read_word_list(list_path, target)
-    if verify and sha256_file(path) != header["sha256"]:
-        raise corrupt(path, f"sha256 does not match {header_path.name}", target)
+    _check_matrix_bytes(path, header["sha256"], verify, f"{header_path.name}", target)
     try:
         codes = np.load(path, mmap_mode="r", allow_pickle=False)
     except ValueError as error:  # numpy's words for a truncated or foreign file
@@ -187,6 +192,36 @@ def load_feedback(path, verify: bool = False) -> FeedbackMatrix:
         raise corrupt(path, f"shape {codes.shape} / dtype {codes.dtype} do not match the word "
                       f"lists {shape} / {code_dtype(length)}", target)
     return FeedbackMatrix(codes, lists["guesses"], lists["answers"], length)
+
+
+def verified_stamp_path(npy_path) -> Path:
+    """Where load_feedback stamps a .npy file it has hashed: `_<name>.verified.json`."""
+    return Path(npy_path).with_name(f"_{Path(npy_path).name}.verified.json")
+
+
+def _check_matrix_bytes(path: Path, sha256: str, verify: bool, header_name: str,
+                        target: str) -> None:
+    """Refuse a .npy whose sha256 is not `sha256`; skip the hash when its stamp (load_feedback)
+    names this very file, unless `verify`.
+    """
+    stat = path.stat()
+    identity = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "ctime_ns": stat.st_ctime_ns,
+                "inode": stat.st_ino, "device": stat.st_dev, "sha256": sha256}
+    stamp = verified_stamp_path(path)
+    if not verify:
+        try:
+            if json.loads(stamp.read_text(encoding="utf-8")) == identity:
+                return
+        except (OSError, ValueError):
+            pass  # no stamp, or an unreadable one: hash the file
+    if sha256_file(path) != sha256:
+        raise corrupt(path, f"damaged: its sha256 does not match {header_name}", target)
+    temporary = stamp.with_name(f"{stamp.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(json.dumps(identity), encoding="utf-8")
+        os.replace(temporary, stamp)
+    except OSError:
+        pass  # a read-only directory: every load hashes
 
 
 def feedback_header_path(npy_path) -> Path:
