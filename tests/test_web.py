@@ -767,6 +767,46 @@ def test_move_finder_refuses_rules_of_another_version(browser, artifacts, tmp_pa
         site.close()
 
 
+def test_move_finder_ranks_by_score_when_the_leave_table_is_damaged(browser, artifacts,  # noqa: F811
+                                                                     runtime, tmp_path):
+    web = tmp_path / "web"
+    shutil.copytree(artifacts / "web", web)
+    pack = web / "data" / "crossword" / "scrabble-en.leaves.pack.gz"
+    pack.write_bytes(pack.read_bytes()[:-100])
+    cw = python_game(runtime, "scrabble-en")
+    site = Site(browser, web)
+    try:
+        site.open("index.html#moves?game=scrabble-en&rack=cat&by=equity")
+        rows = wait_list(site.page, "cat", "score")
+        assert shown_rows(rows) == expected_rows(cw.moves(cw.empty_board(), "cat", top=20), "cat")
+        assert site.wait_text("#moves-error", f"No equity: {site.url}data/crossword/"
+                              "scrabble-en.leaves.pack.gz: ", prefix=True)
+        assert site.page.text_content("#moves-status").startswith("Best 20 moves by score (")
+        assert not site.page.is_visible("#status.failed")
+        assert site.errors == []
+    finally:
+        site.close()
+
+
+def test_move_finder_without_its_worker_says_so(browser, artifacts, tmp_path):  # noqa: F811
+    web = tmp_path / "web"
+    shutil.copytree(artifacts / "web", web)
+    (web / "worker.js").unlink()
+    site = Site(browser, web)
+    try:
+        site.open("index.html#moves?game=scrabble-en&rack=cat")
+        site.page.wait_for_selector("#status.failed")
+        assert site.page.text_content("#status") == (
+            f"Cannot use a data file: {site.url}worker.js: the page's worker did not start; check "
+            "that the site serves it and js/, or build it with `make web`")
+        site.page.click("#board .sq >> nth=112")
+        site.page.keyboard.type("a")  # the board still takes keys
+        assert board_on_page(site.page).split()[7] == ".......a......."
+        assert site.errors == []
+    finally:
+        site.close()
+
+
 def hold_the_worker(page):
     """Make the page's worker busy, as a long search would keep it, until the returned
     release() is called: its next message waits on a synchronous request the test holds.
@@ -909,7 +949,7 @@ def test_each_page_loads_what_its_manifest_lists(browser, artifacts):  # noqa: F
 
 def test_move_finder_on_a_phone(browser, artifacts, runtime):  # noqa: F811
     """360 CSS pixels wide, touch: nothing wider than the screen, squares big enough to tap,
-    taps type and play. Screenshots go to $WORDPACK_SCREENSHOTS when it is set."""
+    taps type and play."""
     cw = python_game(runtime, "scrabble-en")
     text = selfplay_board("scrabble-en", SCRABBLE_POSITION)
     phone = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2,
@@ -925,9 +965,6 @@ def test_move_finder_on_a_phone(browser, artifacts, runtime):  # noqa: F811
         square = page.locator("#board .sq >> nth=0").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360
         assert square["width"] >= 20 and square["height"] >= 20
-        screenshots = os.environ.get("WORDPACK_SCREENSHOTS")
-        if screenshots:
-            page.screenshot(path=f"{screenshots}/web-moves-phone.png", full_page=True)
         best = cw.moves(cw.parse_board(text), SCRABBLE_RACK, top=20)
         assert shown_rows(rows) == expected_rows(best, SCRABBLE_RACK)
         page.tap("#move-list tr >> nth=1")  # a tap shows the move on the board
@@ -1006,3 +1043,57 @@ def test_real_word_finder_page_budget(browser, real_site):  # noqa: F811
     finally:
         site.close()
     assert manifest["pages"]["words"]["bytes"] <= fetched <= PAGE_BUDGET
+
+
+REAL_CROSSWORD_GAMES = ["scrabble-en", "wordfeud-en", "wordfeud-nl", "erudit-ru"]
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("game_id", REAL_CROSSWORD_GAMES)
+def test_real_move_finder_agrees_with_python(browser, real_site, game_id):  # noqa: F811
+    """The move finder of the real site, on a self-play position of each game opened from its
+    address: Python's best 20 moves by score (Erudit: its single-line plays) and by equity.
+    With $WORDPACK_SCREENSHOTS set, scrabble-en's view is saved there (bench/web-moves-*.png),
+    at desktop and phone widths."""
+    cw = lookup.crossword_game(game_id)
+    position = read_selfplay(FIXTURES / "crossword" / f"selfplay-{game_id}.json")["positions"][9]
+    text, rack = position["board"], position["rack"]
+    board = cw.parse_board(text)
+    address = (f"index.html#moves?game={game_id}&board={address_board(text)}&rack={rack}"
+               "&by=score")
+    by_score = (cw.moves(board, rack)[:20] if cw.rules.placement == "multi"
+                else cw.moves(board, rack, top=20))
+    by_equity = cw.moves(board, rack, top=20, by="equity")
+    screenshots = os.environ.get("WORDPACK_SCREENSHOTS") if game_id == "scrabble-en" else None
+    site = Site(browser, real_site)
+    try:
+        site.open(address)
+        assert shown_rows(wait_list(site.page, rack, "score", text)) == \
+            expected_rows(by_score, rack)
+        site.page.select_option("#rank-by", "equity")
+        rows = wait_list(site.page, rack, "equity", text)
+        assert shown_rows(rows) == expected_rows(by_equity, rack)
+        for row, move in zip(rows, by_equity):
+            assert abs(float(row["equity"]) - move.equity) <= 0.05 + 1e-9
+        if cw.rules.placement == "multi":
+            turn = cw.best_turn(board, rack, method="greedy")
+            assert site.page.text_content("#greedy-turn") == turn.notation()
+        if screenshots:
+            site.page.set_viewport_size({"width": 1280, "height": 960})
+            site.page.hover("#move-list tr >> nth=0")
+            site.page.screenshot(path=f"{screenshots}/web-moves-desktop.png", full_page=True)
+        assert site.errors == []
+    finally:
+        site.close()
+    if screenshots:
+        phone = browser.new_context(viewport={"width": 360, "height": 740},
+                                    device_scale_factor=2, is_mobile=True, has_touch=True)
+        site = Site(phone, real_site)
+        try:
+            site.open(address.replace("by=score", "by=equity"))
+            wait_list(site.page, rack, "equity", text)
+            site.page.tap("#move-list tr >> nth=0")
+            site.page.screenshot(path=f"{screenshots}/web-moves-phone.png", full_page=True)
+        finally:
+            site.close()
+            phone.close()

@@ -194,6 +194,9 @@ export class MoveFinder {
    */
   async selectGame(game, encoded = null) {
     const request = ++this.gameRequest;
+    // The worker starts on the game's files while the page reads its rules (the first search
+    // waits for them, and reports any problem).
+    this.remote.call("crossword.load", {game}).catch(() => {});
     let rules;
     try {
       rules = await this.loadRules(game);
@@ -530,7 +533,7 @@ export class MoveFinder {
       const cells = [
         ["move", move.kind === "play" ? move.text.replace(/ -?\d+$/u, "") : move.text],
         ["num", String(move.score)],
-        ["leave leave-col", kept || "–"],
+        ["leave", kept || "–"],
         ["num", move.equity === null ? "" : move.equity.toFixed(1)],
         ["words", move.words.join(" ")],
       ];

@@ -45,11 +45,12 @@ export class Remote {
     this.worker.onmessage = ({data}) => this.answer(data);
     // A worker script that fails to load or throws outside a request: nothing it was asked
     // will be answered, so every request fails with the reason (the next one starts a worker).
-    const fail = (event) => {
-      const message = event.message || "the page's worker could not start (check that worker.js and js/ are served)";
-      this.stop(new Error(message));
+    this.worker.onerror = (event) => {
+      event.preventDefault();
+      this.stop(event.message ? new Error(`the page's worker failed: ${event.message}`)
+        : new BadArtifact(String(this.url), "the page's worker did not start",
+                          "check that the site serves it and js/, or build it with `make web`"));
     };
-    this.worker.onerror = fail;
     this.worker.onmessageerror = () => this.stop(new Error("the page's worker sent an unreadable answer"));
     return this.worker;
   }
