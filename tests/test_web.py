@@ -1090,7 +1090,7 @@ def test_real_move_finder_agrees_with_python(browser, real_site, game_id):  # no
                                     device_scale_factor=2, is_mobile=True, has_touch=True)
         site = Site(phone, real_site)
         try:
-            site.open(address.replace("by=score", "by=equity"))
+            site.open(address.replace("by=score", "by=equity") + "&top=10")
             wait_list(site.page, rack, "equity", text)
             site.page.tap("#move-list tr >> nth=0")
             site.page.screenshot(path=f"{screenshots}/web-moves-phone.png", full_page=True)
