@@ -86,7 +86,14 @@ def pack_leaves(source: Path) -> bytes:
     header, data = msgpack.unpackb(Path(source).read_bytes(), raw=False)
     if not isinstance(header, dict) or header.get("format") != LEAVES_FORMAT:
         raise BadInput(f"{source}: not a leave table")
-    values = np.frombuffer(data, dtype="<i2").astype(np.int64)
+    return pack_values(header, np.frombuffer(data, dtype="<i2"))
+
+
+def pack_values(header: dict, values: np.ndarray) -> bytes:
+    """The leave pack (gzipped) of a leave table's values (int16, in 1/scale points) under its
+    header (the game, its alphabet, tile counts, max_tiles, leaves and scale).
+    """
+    values = np.asarray(values, dtype=np.int64)
     residual = values - predictions(values, header["counts"], header["max_tiles"])
     zigzag = np.where(residual >= 0, 2 * residual, -2 * residual - 1)
     escaped = zigzag >= ESCAPE
