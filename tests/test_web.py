@@ -615,6 +615,62 @@ def test_board_takes_keys_like_a_crossword(finder, runtime):
     assert page.text_content("#board-error") == ""
 
 
+def play_notation(move) -> str:
+    """A play as the move finder's "Score your play" reads it: the move list's text without
+    the score."""
+    return move.notation().rsplit(" ", 1)[0]
+
+
+def test_score_your_own_play_as_python_scores_and_checks_it(finder, runtime):
+    page = finder.page
+    cw = python_game(runtime, "scrabble-en")
+    text = selfplay_board("scrabble-en", SCRABBLE_POSITION)
+    board = cw.parse_board(text)
+    page.goto(finder.url + f"index.html#moves?game=scrabble-en&board={address_board(text)}"
+              f"&rack={SCRABBLE_RACK}&by=score")
+    best = cw.moves(board, SCRABBLE_RACK, top=20)
+    wait_list(page, SCRABBLE_RACK, "score", text)
+
+    def check(play: str) -> str:
+        page.fill("#my-play", play)
+        page.evaluate("document.getElementById('my-play-result').textContent = ''")
+        page.click("#my-play-form button[type=submit]")
+        page.wait_for_function("document.getElementById('my-play-result').textContent"
+                               " || document.getElementById('my-play-error').textContent")
+        return page.text_content("#my-play-result") or page.text_content("#my-play-error")
+
+    legal = best[5]
+    assert cw.validate(board, legal.placed, SCRABBLE_RACK) == []
+    assert check(play_notation(legal)) == f"{cw.score(board, legal.placed)} points, legal"
+    previewed = page.eval_on_selector_all(
+        "#board .sq", "sqs => sqs.flatMap(s => s.dataset.preview ? [+s.dataset.index] : [])")
+    assert previewed == [r * 15 + c for r, c, _letter, _blank in legal.placed]
+    # The same squares with the last new tile a q: not on the rack, and no word.
+    row, col, _letter, _blank = legal.placed[-1]
+    illegal = legal.placed[:-1] + [(row, col, "q", False)]
+    reasons = cw.validate(board, illegal, SCRABBLE_RACK)
+    assert reasons
+    new = {(r, c): letter.upper() if blank else letter for r, c, letter, blank in illegal}
+    letters = [board.letter(r, c) or new[r, c]
+               for r, c in ((legal.row + k * (legal.direction == "V"),
+                             legal.col + k * (legal.direction == "H"))
+                            for k in range(len(legal.word)))]
+    notation = f"{legal.direction} {legal.row},{legal.col} {''.join(letters)}"
+    assert check(notation) == \
+        f"{cw.score(board, illegal)} points; not legal: {'; '.join(reasons)}"
+    assert not page.is_visible("#play-mine")
+    assert check("X 7,7 cat") == (
+        "'X 7,7 cat': write a play as in the list, e.g. H 7,3 caT (H across, V down, then "
+        "row,col from 0 and the letters, upper case for a blank)")
+    assert check("H 14,13 abc") == "the play runs off the board at row 14 col 15"
+    check(play_notation(legal))
+    page.click("#play-mine")
+    after = cw.play(board, legal).text()
+    wait_list(page, rack_after(SCRABBLE_RACK, legal), "score", after)
+    assert board_on_page(page) == after
+    assert page.text_content("#my-play-result") == ""
+
+
 def bad_boards() -> list[str]:
     empty = ["." * 15] * 15
 

@@ -93,6 +93,35 @@ function rackWithout(rack, used) {
   return kept.join("");
 }
 
+/**
+ * The new tiles of a play written as in the move list, "H 7,3 caT" (across from row 7 col 3;
+ * V down; upper case a blank), on `squares`: [[row, col, letter, isBlank], ...]. Letters on
+ * squares that hold a tile must be that tile's.
+ * @throws {BadInput} another notation, a square off the board or a letter unlike the board's
+ */
+export function playTiles(text, squares, size) {
+  const found = /^\s*([HV])\s+(\d+)\s*,\s*(\d+)\s+(\S+)\s*$/iu.exec(text);
+  if (!found) {
+    throw new BadInput(`${quote(text.trim())}: write a play as in the list, e.g. H 7,3 caT (H across, ` +
+                       "V down, then row,col from 0 and the letters, upper case for a blank)", {field: "play"});
+  }
+  const [, direction, row, col, letters] = found;
+  const [dr, dc] = direction.toUpperCase() === "H" ? [0, 1] : [1, 0];
+  const placed = [];
+  [...letters].forEach((symbol, k) => {
+    const [r, c] = [Number(row) + k * dr, Number(col) + k * dc];
+    if (r >= size || c >= size) throw new BadInput(`the play runs off the board at row ${r} col ${c}`, {field: "play"});
+    const tile = squares[r * size + c];
+    if (!tile) {
+      placed.push([r, c, symbol.toLowerCase(), symbol !== symbol.toLowerCase()]);
+    } else if (tile.toLowerCase() !== symbol.toLowerCase()) {
+      throw new BadInput(`row ${r} col ${c} holds ${quote(tile)}, not ${quote(symbol)}`, {field: "play"});
+    }
+  });
+  if (!placed.length) throw new BadInput("the play puts no new tile on the board", {field: "play"});
+  return placed;
+}
+
 export class MoveFinder {
   /**
    * @param {{catalog: object, remote: import("./remote.js").Remote, data: URL,
@@ -112,6 +141,7 @@ export class MoveFinder {
     this.turn = null;
     this.listKey = null;
     this.selected = null;
+    this.mine = null;
     this.searchRequest = 0;
     this.gameRequest = 0;
     for (const [id, game] of Object.entries(this.catalog.crossword)) {
@@ -262,7 +292,7 @@ export class MoveFinder {
   drawBoard() {
     const preview = new Map();
     const shown = this.selected !== null ? this.shownMove : null;
-    for (const [row, col, letter, isBlank] of (this.hovered ?? shown)?.placed ?? []) {
+    for (const [row, col, letter, isBlank] of (this.hovered ?? shown ?? this.mine)?.placed ?? []) {
       preview.set(row * this.size + col, isBlank ? letter.toUpperCase() : letter);
     }
     const squares = $("board").children;
@@ -419,6 +449,9 @@ export class MoveFinder {
   changed() {
     this.selected = null;
     this.hovered = null;
+    this.mine = null;  // a checked play is checked again on the new position (Check)
+    for (const id of ["my-play-result", "my-play-error"]) $(id).textContent = "";
+    $("play-mine").hidden = true;
     this.drawBoard();
     this.drawUnseen();
     if (!$("board-text").matches(":focus")) $("board-text").value = boardText(this.squares, this.size);
@@ -582,9 +615,38 @@ export class MoveFinder {
     this.drawBoard();
   }
 
-  /** Put `move` on the board and take the tiles it uses off the rack. */
+  /** Check the play typed in "Score your play": its score, and why it is not legal if not. */
+  async checkPlay() {
+    const question = this.question();
+    for (const id of ["my-play-result", "my-play-error"]) $(id).textContent = "";
+    $("play-mine").hidden = true;
+    this.mine = null;
+    const text = $("my-play").value;
+    if (!text.trim()) return this.drawBoard();
+    let placed;
+    let answer;
+    try {
+      placed = playTiles(text, this.squares, this.size);
+      answer = await this.remote.call("crossword.check", {game: question.game, board: question.board,
+                                                          placed, rack: question.rack});
+    } catch (error) {
+      if (!(error instanceof BadInput)) return this.showFailure(error);
+      $("my-play-error").textContent = error.message;
+      return this.drawBoard();
+    }
+    if (JSON.stringify(this.question()) !== JSON.stringify(question)) return;  // moved on
+    const {reasons, score} = answer;
+    $("my-play-result").textContent = (score === null ? "" : `${score} points`) +
+      (reasons.length ? `${score === null ? "" : "; "}not legal: ${reasons.join("; ")}` : ", legal");
+    this.mine = {kind: "play", placed, position: JSON.stringify(question)};
+    $("play-mine").hidden = reasons.length > 0;
+    this.drawBoard();  // shown on the board while no move of the list is
+  }
+
+  /** Put `move` (of the list, or checked) on the board and take its tiles off the rack. */
   play(move) {
-    if (!move?.placed.length || this.listKey !== JSON.stringify(this.question())) return;
+    // Only on the position it was found or checked on (a list being renewed is not).
+    if (!move?.placed.length || (move.position ?? this.listKey) !== JSON.stringify(this.question())) return;
     this.remember();
     this.squares = [...this.squares];
     for (const [row, col, letter, isBlank] of move.placed) {
@@ -701,6 +763,11 @@ export class MoveFinder {
       if (move && event.key === "Enter" && event.target.tagName === "TR") this.play(move);
     });
     $("play-turn").addEventListener("click", () => this.play(this.turn));
+    $("my-play-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      this.checkPlay();
+    });
+    $("play-mine").addEventListener("click", () => this.play(this.mine));
     window.addEventListener("resize", () => this.placeInput());
   }
 }

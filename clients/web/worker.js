@@ -70,6 +70,24 @@ const OPS = {
   },
 
   /**
+   * "Score my own play": {reasons, score} of new tiles `placed` ([[row, col, letter, isBlank]])
+   * on `board`: why they are no legal play with `rack` ([] when legal), and their score by the
+   * rules whatever the lexicon says (null when they form no shape to score).
+   */
+  async "crossword.check"({game, board, placed, rack}) {
+    const g = await crosswordGame(game);
+    const position = g.parseBoard(board);
+    const reasons = g.validate(position, placed, rack || null);
+    let score = null;
+    try {
+      score = g.score(position, placed);
+    } catch (error) {
+      if (error.name !== "BadInput") throw error;
+    }
+    return {reasons, score};
+  },
+
+  /**
    * The best moves of a position: {moves, by, turn, ms}, each move as plain data (toJSON).
    * By equity before the leave table has arrived, the moves come by score (`by` says which);
    * `turn` is the best greedy turn of a game whose turns may form words in several lines
