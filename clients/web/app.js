@@ -274,6 +274,14 @@ function show([view, query]) {
 }
 
 async function start() {
+  const [view, query] = route(location.hash);
+  if (view === "moves") {
+    // Opened on the move finder: its module and the worker's game load start now, beside the
+    // catalog (a game the catalog lacks fails there in silence; the view says why).
+    import("./moves.js").catch(() => {});
+    const game = new URLSearchParams(query).get("game") ?? "scrabble-en";
+    remote.call("crossword.load", {game}).catch(() => {});
+  }
   try {
     catalog = await fetchJson(new URL("catalog.json", DATA));
   } catch (error) {
