@@ -1033,6 +1033,18 @@ def test_move_finder_on_a_phone(browser, artifacts, runtime):  # noqa: F811
         page.tap("#board .sq >> nth=0")
         page.keyboard.type("q")
         assert board_on_page(page).split()[0] == "q" + "." * 14
+        # A phone keyboard's keys come as input events without key codes: letters, then a
+        # Backspace, which deletes the field's one character.
+        phone_keys = """([value, inputType]) => {
+            const input = document.getElementById("board-input");
+            input.value = value;
+            input.dispatchEvent(new InputEvent("input", {inputType, bubbles: true}));
+        }"""
+        page.evaluate(phone_keys, ["\u200bxi", "insertText"])
+        assert board_on_page(page).split()[0] == "qxi" + "." * 12
+        page.evaluate(phone_keys, ["", "deleteContentBackward"])
+        assert board_on_page(page).split()[0] == "qx" + "." * 13
+        assert cursor_of(page) == (2, "H")
     finally:
         site.close()
         phone.close()

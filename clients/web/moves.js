@@ -16,6 +16,7 @@ const RULES_VERSION = 2;
 const BLANK = "?";
 const UNDO_LIMIT = 500;
 const TOP_CHOICES = [10, 20, 50, 100];
+const SENTINEL = "\u200b";
 const ARROWS = {ArrowLeft: ["H", -1], ArrowRight: ["H", 1], ArrowUp: ["V", -1], ArrowDown: ["V", 1]};
 const $ = (id) => document.getElementById(id);
 
@@ -691,11 +692,15 @@ export class MoveFinder {
         input.blur();
       }
     });
-    // Letters arrive as input (a phone's keyboard sends no usable key codes).
-    input.addEventListener("input", () => {
-      const text = input.value;
-      input.value = "";
-      if (text) this.type(text);
+    // Letters arrive as input: a phone's keyboard sends no usable key codes. The field always
+    // holds one zero-width space, so that a phone's Backspace has something to delete (and is
+    // seen as an input that deletes).
+    input.value = SENTINEL;
+    input.addEventListener("input", (event) => {
+      const text = input.value.replaceAll(SENTINEL, "");
+      input.value = SENTINEL;
+      if (event.inputType?.startsWith("delete")) this.erase(event.inputType === "deleteContentBackward");
+      else if (text) this.type(text);
     });
     input.addEventListener("paste", (event) => {
       const text = event.clipboardData?.getData("text") ?? "";
