@@ -176,6 +176,21 @@ def test_moves_by_score_equal_python(node, game):
     assert total > 3 * POSITIONS * 20
 
 
+def test_three_blanks_equal_python(node):
+    """Erudit's set has three blanks: every choice of which new tiles they are."""
+    cw = python_game("erudit-ru")
+    cases = []
+    for position in selfplay_positions("erudit-ru")[::9]:
+        rack = blank_variant(cw, cw.parse_board(position["board"]), position["rack"], 3)
+        if rack is not None:
+            cases.append((position["board"], rack))
+    cases = cases[:12]
+    got = node.run(fixture_files("erudit-ru"), [["sample", board, rack] for board, rack in cases])
+    for (board, rack), answer in zip(cases, got):
+        assert answer == python_sample(cw.moves, cw.parse_board(board), rack), rack
+    assert len(cases) == 12
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_moves_by_equity_equal_python(node, game):
     """By equity with the default bag, with a bag of 3 and its unseen tiles, and with the bag
@@ -280,13 +295,16 @@ def test_leaves_equal_python(node, game):
     assert header["leaves"] == len(cw.leaves())
 
 
-RACKS = st.text(alphabet="abcdeilmnorstu?", min_size=1, max_size=7)
+# Racks drawn from the game's commoner letters and blanks (erudit-ru has three blanks).
+RACK_LETTERS = {"scrabble-en": "abcdeilmnorstu?", "wordfeud-nl": "adeijklnorstz?",
+                "erudit-ru": "аеиклмнопрст??"}
 
 
-@pytest.mark.parametrize("game", ["scrabble-en", "wordfeud-nl"])
+@pytest.mark.parametrize("game", sorted(RACK_LETTERS))
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(position=st.integers(0, 10**6), rack=RACKS)
-def test_random_racks_equal_python(node, game, position, rack):
+@given(position=st.integers(0, 10**6), data=st.data())
+def test_random_racks_equal_python(node, game, position, data):
+    rack = data.draw(st.text(alphabet=RACK_LETTERS[game], min_size=1, max_size=7), label="rack")
     cw = python_game(game)
     positions = selfplay_positions(game)
     board_text = positions[position % len(positions)]["board"]

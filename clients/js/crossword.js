@@ -363,10 +363,33 @@ export class Move {
     /** By equity: the value of the tiles kept, and score + leave (null otherwise). */
     this.leave = null;
     this.equity = null;
-    // The main word's codes (BLANK bit on every blank) and the board before the move.
+    // The main word's codes (BLANK bit on every blank), or where to find them: play number
+    // _index of the PlayList _list; and the board before the move.
     this._codes = codes;
+    this._list = null;
+    this._index = -1;
     this._board = board;
     this._details = null;
+  }
+
+  /** A play of a PlayList (its codes are read on first use: a list may hold 40,000 plays). */
+  static listed(list, k, board) {
+    const n = board.size;
+    const place = list.place[k];
+    const line = Math.floor(place / n) % n;
+    const start = place % n;
+    const across = place < n * n;
+    const move = new Move("play", {row: across ? line : start, col: across ? start : line,
+                                   direction: across ? "H" : "V", score: list.score[k], board});
+    move._list = list;
+    move._index = k;
+    return move;
+  }
+
+  /** The main word's codes, the BLANK bit on every blank. */
+  get codes() {
+    if (this._codes === null && this._list !== null) this._codes = this._list.codesOf(this._index);
+    return this._codes;
   }
 
   /** Short notation, the string inside Python's repr(Move). */
@@ -403,13 +426,13 @@ export class Move {
   _line() {
     const letters = this._board.letters;
     let text = "";
-    for (const code of this._codes) text += squareText(letters, code);
+    for (const code of this.codes) text += squareText(letters, code);
     return `${this.direction} ${this.row},${this.col} ${text}`;
   }
 
   _worked() {
     if (this._details === null) {
-      if (this.kind === "play") this._details = playDetails(this._board, this.row, this.col, this.direction, this._codes);
+      if (this.kind === "play") this._details = playDetails(this._board, this.row, this.col, this.direction, this.codes);
       else if (this.kind === "turn") this._details = turnDetails(this.parts);
       else this._details = ["", [], []];
     }
@@ -422,7 +445,7 @@ export class Move {
     const board = this._board;
     const [dr, dc] = STEPS[this.direction];
     const used = [];
-    this._codes.forEach((code, k) => {
+    this.codes.forEach((code, k) => {
       if (!board.cells[(this.row + k * dr) * board.size + this.col + k * dc]) used.push(code & BLANK ? 0 : code);
     });
     return used;
@@ -489,7 +512,8 @@ class PlayList {
     this.used = 0;
   }
 
-  word(from, length) {
+  /** Room for a main word of `length` codes in `codes`: its offset. */
+  word(length) {
     if (this.used + length > this.codes.length) {
       const grown = new Uint8Array(2 * (this.used + length));
       grown.set(this.codes);
@@ -500,6 +524,7 @@ class PlayList {
     return at;
   }
 
+  /** List a play (its word at `offset` in `codes`). */
   add(score, place, offset, length, blanks) {
     if (this.count === this.score.length) {
       for (const field of ["score", "place", "offset", "length", "blanks"]) {
@@ -516,25 +541,65 @@ class PlayList {
     this.blanks[k] = blanks;
   }
 
-  /** Play numbers in Python's order: best score first, then place, tile codes, blank bits. */
+  /** The codes of play k's main word, the BLANK bit on every blank. */
+  codesOf(k) {
+    const length = this.length[k];
+    const offset = this.offset[k];
+    const bits = this.blanks[k];
+    const codes = new Array(length);
+    for (let i = 0; i < length; i++) codes[i] = this.codes[offset + i] | (bits >> i & 1 ? BLANK : 0);
+    return codes;
+  }
+
+  /**
+   * Play numbers in Python's order: best score first, then place (direction, line, start),
+   * tile codes, blank bits. Two counting sorts order them by place, then stably by score; each
+   * run of equal score and place is then sorted by the rest.
+   */
   sorted() {
-    const {score, place, offset, length, blanks, codes} = this;
-    const order = Array.from({length: this.count}, (_, k) => k);
-    order.sort((a, b) => {
-      const d = score[b] - score[a] || place[a] - place[b];
-      if (d) return d;
+    const {score, place, offset, length, blanks, codes, count} = this;
+    let top = 0;
+    let places = 0;
+    for (let k = 0; k < count; k++) {
+      if (score[k] > top) top = score[k];
+      if (place[k] >= places) places = place[k] + 1;
+    }
+    const byPlace = new Int32Array(count);
+    const starts = new Int32Array(Math.max(places, top + 1) + 1);
+    for (let k = 0; k < count; k++) starts[place[k] + 1] += 1;
+    for (let p = 1; p <= places; p++) starts[p] += starts[p - 1];
+    for (let k = 0; k < count; k++) byPlace[starts[place[k]]++] = k;
+    starts.fill(0);
+    for (let k = 0; k < count; k++) starts[top - score[k] + 1] += 1;
+    for (let v = 1; v <= top + 1; v++) starts[v] += starts[v - 1];
+    const order = new Array(count);
+    for (let i = 0; i < count; i++) {
+      const k = byPlace[i];
+      order[starts[top - score[k]]++] = k;
+    }
+    const tie = (a, b) => {
       const la = length[a];
       const lb = length[b];
       const oa = offset[a];
       const ob = offset[b];
       if (oa !== ob) {
         for (let k = 0, m = Math.min(la, lb); k < m; k++) {
-          const e = codes[oa + k] - codes[ob + k];
-          if (e) return e;
+          const d = codes[oa + k] - codes[ob + k];
+          if (d) return d;
         }
       }
       return la - lb || blanks[a] - blanks[b];
-    });
+    };
+    for (let first = 0; first < count;) {
+      const k = order[first];
+      let last = first + 1;
+      while (last < count && score[order[last]] === score[k] && place[order[last]] === place[k]) last += 1;
+      if (last - first > 1) {
+        const run = order.slice(first, last).sort(tie);
+        for (let i = first; i < last; i++) order[i] = run[i - first];
+      }
+      first = last;
+    }
     return order;
   }
 }
@@ -583,6 +648,7 @@ class Generator {
     this.newLetter = new Int32Array(n);
     this.cost = new Int32Array(n);
     this.seen = new Int32Array(this.letterCount + 1);
+    this.free = new Int32Array(n);
   }
 
   transposed(values) {
@@ -747,14 +813,22 @@ class Generator {
   /** Place letters from `square` rightwards along the DAWG from `node`. */
   extendRight(square, node) {
     const cells = this.o.cells;
+    const next = this.next;
     const code = cells[square];
     const end = square === this.lineEnd || !cells[square + 1];
     const onward = square < this.lineEnd && square - this.first + 1 < this.maxLength;
+    // What the next square asks of a child: its tile, or (empty) a letter its cross-check allows.
+    const following = onward ? cells[square + 1] & LETTER_MASK : 0;
+    const checks = onward && !following ? this.o.checks[square + 1] : 0;
     if (code) {
-      const arc = this.next[(node << SLOT_SHIFT) + (code & LETTER_MASK) - 1];
+      const arc = next[(node << SLOT_SHIFT) + (code & LETTER_MASK) - 1];
       if (!arc) return;
       if (arc & 1 && end) this.record(square);
-      if (onward && arc >> 1) this.extendRight(square + 1, arc >> 1);
+      const child = arc >> 1;
+      if (following ? child && next[(child << SLOT_SHIFT) + following - 1]
+        : child && this.left && this.mask[child] & checks & (this.blanks ? this.allLetters : this.rackMask)) {
+        this.extendRight(square + 1, child);
+      }
       return;
     }
     let letters = this.mask[node] & this.o.checks[square];
@@ -764,7 +838,7 @@ class Generator {
       const bit = letters & -letters;
       letters ^= bit;
       const t = 32 - Math.clz32(bit);
-      const arc = this.next[base + t - 1];
+      const arc = next[base + t - 1];
       const real = this.rack[t] > 0;
       if (real) {
         if (--this.rack[t] === 0) this.rackMask ^= bit;
@@ -772,7 +846,12 @@ class Generator {
       this.left -= 1;
       this.word[square] = t;
       if (arc & 1 && end) this.record(square);
-      if (onward && arc >> 1 && (!end || this.left)) this.extendRight(square + 1, arc >> 1);
+      const child = arc >> 1;
+      // Go on only where the next square can take something (a call saved per dead end).
+      if (following ? child && next[(child << SLOT_SHIFT) + following - 1]
+        : child && this.left && this.mask[child] & checks & (this.blanks ? this.allLetters : this.rackMask)) {
+        this.extendRight(square + 1, child);
+      }
       this.left += 1;
       if (real) {
         if (this.rack[t]++ === 0) this.rackMask ^= bit;
@@ -791,7 +870,7 @@ class Generator {
     const {cells, cross} = this.o;
     for (let k = 0; k < this.depth; k++) word[first + k] = prefix[k];
     const plays = this.plays;
-    const at = plays.word(first, length);
+    const at = plays.word(length);
     const codes = plays.codes;
     let main = 0;
     let multiplier = 1;
@@ -819,8 +898,7 @@ class Generator {
       this.cost[fresh] = letter * crossMult;
       fresh += 1;
     }
-    let score = main * multiplier + crossing;
-    if (fresh === this.rackSize) score += this.bingo;
+    const score = main * multiplier + crossing + (fresh === this.rackSize ? this.bingo : 0);
     const direction = this.direction;
     const n = this.n;
     const place = (direction * n + Math.floor(first / n)) * n + (first % n);
@@ -834,10 +912,44 @@ class Generator {
     for (let q = 0; q < fresh; q++) {
       this.cost[q] += values[this.newLetter[q]] * lm[first + this.newSquare[q]] * multiplier;
     }
-    this.chooseBlanks(0, blanks, 0, score, fresh, place, at, length);
+    // A letter the rack lacks is a blank on every square of it; the other blanks may go on any
+    // other new tile. Only when the play places more of a letter than the rack has but the
+    // rack has some, which of them are blanks is a choice (chooseBlanks tries every set).
+    const {seen, full, free} = this;
+    for (let q = 0; q < fresh; q++) seen[this.newLetter[q]] += 1;
+    let forced = 0;
+    let bits = 0;
+    let cost = 0;
+    let freeCount = 0;
+    let general = false;
+    for (let q = 0; q < fresh; q++) {
+      const t = this.newLetter[q];
+      if (!full[t]) {
+        forced += 1;
+        bits |= 1 << this.newSquare[q];
+        cost += this.cost[q];
+      } else {
+        if (seen[t] > full[t]) general = true;
+        free[freeCount++] = q;
+      }
+    }
+    for (let q = 0; q < fresh; q++) seen[this.newLetter[q]] = 0;
+    if (general) this.chooseBlanks(0, blanks, 0, score, fresh, place, at, length);
+    else this.freeBlanks(0, freeCount, blanks - forced, bits, score - cost, place, at, length);
   }
 
-  /** Every set of at most `blanks` new tiles that may be blanks: the rest must be on the rack. */
+  /** The play with blanks on `bits`, and with up to `left` more among free[from..count). */
+  freeBlanks(from, count, left, bits, score, place, at, length) {
+    this.plays.add(score, place, at, length, bits);
+    if (!left) return;
+    for (let k = from; k < count; k++) {
+      const q = this.free[k];
+      this.freeBlanks(k + 1, count, left - 1, bits | (1 << this.newSquare[q]), score - this.cost[q], place, at,
+                      length);
+    }
+  }
+
+  /** Every set of at most `blanks` new tiles from q on as blanks, the others on the rack. */
   chooseBlanks(q, blanks, bits, score, fresh, place, at, length) {
     if (q === fresh) {
       const seen = this.seen;
@@ -1202,7 +1314,7 @@ export class CrosswordGame {
     const {plays, order} = this._generator.generate(board.cells, counts);
     const n = board.size;
     const moves = new Array(order.length);
-    for (let k = 0; k < order.length; k++) moves[k] = playMove(plays, order[k], n, board);
+    for (let k = 0; k < order.length; k++) moves[k] = Move.listed(plays, order[k], board);
     return moves;
   }
 
@@ -1357,21 +1469,6 @@ export class CrosswordGame {
 
 function codePointOrder(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** The Move of play number k of a PlayList. */
-function playMove(plays, k, n, board) {
-  const place = plays.place[k];
-  const direction = Math.floor(place / (n * n));
-  const line = Math.floor(place / n) % n;
-  const start = place % n;
-  const length = plays.length[k];
-  const offset = plays.offset[k];
-  const bits = plays.blanks[k];
-  const codes = new Array(length);
-  for (let i = 0; i < length; i++) codes[i] = plays.codes[offset + i] | (bits >> i & 1 ? BLANK : 0);
-  const [row, col] = direction === ACROSS ? [line, start] : [start, line];
-  return new Move("play", {row, col, direction: DIRECTIONS[direction], score: plays.score[k], codes, board});
 }
 
 // --- placements (lookup/crossword/placement.py and turn.py) ---------------------------------------
@@ -1635,7 +1732,7 @@ function greedyTurn(game, board, rack, played) {
       for (const [square] of fresh) cells[square] = 0;
     }
     if (!taken) break;
-    plays.push(playMove(found, taken.k, n, null));
+    plays.push(Move.listed(found, taken.k, board));
     tiles = taken.all;
     score = taken.score;
     for (const [, code] of taken.fresh) counts[code & BLANK ? 0 : code] -= 1;
@@ -1645,7 +1742,7 @@ function greedyTurn(game, board, rack, played) {
   let before = board;
   const parts = plays.map((part) => {
     const move = new Move("play", {row: part.row, col: part.col, direction: part.direction, score: part.score,
-                                   codes: part._codes, board: before});
+                                   codes: part.codes, board: before});
     before = before.withTiles(move.placed);
     return move;
   });
