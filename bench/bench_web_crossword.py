@@ -75,7 +75,10 @@ def midgame_cases(cw, game: str) -> dict:
             if rack is None:
                 try:
                     text = position["board"].lower()
-                    rack = blank_variant(cw, cw.parse_board(text), position["rack"], blanks)
+                    lowered = cw.parse_board(text)
+                    rack = blank_variant(cw, lowered, position["rack"], blanks)
+                    if rack is not None:
+                        cw.rack_codes(rack, lowered)
                 except BadInput:  # more of a letter than the set has
                     continue
             if rack is not None and len(found) < POSITIONS:
@@ -161,6 +164,7 @@ def speed_rows(browser, site: Path) -> list[dict]:
                         "transition table; leave pack fetched and decoded after it in "
                         f"{got['leaves']:,.0f} ms"))
         for blanks in (0, 1, 2):
+            rack = f"{blanks} blank" + ("" if blanks == 1 else "s")
             js = [ms for ms, _count in got["score"][str(blanks)]]
             counts = [count for _ms, count in got["score"][str(blanks)]]
             py = python_times(cw.moves, parsed[blanks])
@@ -170,20 +174,20 @@ def speed_rows(browser, site: Path) -> list[dict]:
             if game == "scrabble-en":
                 note += (f"; scrabble-solver {SCRABBLE_SOLVER_MS[blanks]} ms for "
                          f"{SCRABBLE_SOLVER_PLAYS[blanks]:,} plays (GADDAG, TWL06, fast desktop)")
-            rows.append(row(f"{game}: every move, {blanks} blanks, median", round(
+            rows.append(row(f"{game}: every move, {rack}, median", round(
                 statistics.median(js), 2), "ms", "Python compiled engine (cw.moves)",
                 round(statistics.median(py), 2), note))
             if got["equity"]:
                 js = [ms for ms, _count in got["equity"][str(blanks)]]
                 py = python_times(partial(cw.moves, by="equity"), parsed[blanks])
-                rows.append(row(f"{game}: every move by equity, {blanks} blanks, median",
+                rows.append(row(f"{game}: every move by equity, {rack}, median",
                                 round(statistics.median(js), 2), "ms",
                                 "Python cw.moves(by='equity')", round(statistics.median(py), 2),
                                 f"p95 {p95(js):.1f} ms (Python {p95(py):.1f})"))
             if got["greedy"]:
                 js = [ms for ms, _count in got["greedy"][str(blanks)]]
                 py = python_times(partial(cw.best_turn, method="greedy"), parsed[blanks])
-                rows.append(row(f"{game}: greedy turn, {blanks} blanks, median",
+                rows.append(row(f"{game}: greedy turn, {rack}, median",
                                 round(statistics.median(js), 2), "ms",
                                 "Python cw.best_turn(method='greedy')",
                                 round(statistics.median(py), 2),
