@@ -439,17 +439,29 @@ export class Move {
     return this._details;
   }
 
-  /** The rack tiles a play uses: each new tile's code, 0 for a blank. */
-  _used() {
-    if (this.kind !== "play") return [];
+  /** Take the rack tiles a play uses off `counts` (tiles by code, blanks at 0). */
+  _spend(counts) {
+    if (this.kind !== "play") return;
     const board = this._board;
     const [dr, dc] = STEPS[this.direction];
-    const used = [];
-    this.codes.forEach((code, k) => {
-      if (!board.cells[(this.row + k * dr) * board.size + this.col + k * dc]) used.push(code & BLANK ? 0 : code);
+    const step = dr * board.size + dc;
+    const first = this.row * board.size + this.col;
+    if (this._codes === null && this._list !== null) {
+      // Straight from the play list: no codes array made for each of 40,000 plays.
+      const list = this._list;
+      const k = this._index;
+      const offset = list.offset[k];
+      const bits = list.blanks[k];
+      for (let i = 0; i < list.length[k]; i++) {
+        if (!board.cells[first + i * step]) counts[bits >> i & 1 ? 0 : list.codes[offset + i]] -= 1;
+      }
+      return;
+    }
+    this.codes.forEach((code, i) => {
+      if (!board.cells[first + i * step]) counts[code & BLANK ? 0 : code] -= 1;
     });
-    return used;
   }
+
 }
 
 function playDetails(board, row, col, direction, codes) {
@@ -649,6 +661,21 @@ class Generator {
     this.cost = new Int32Array(n);
     this.seen = new Int32Array(this.letterCount + 1);
     this.free = new Int32Array(n);
+    this.plays = null;  // what the walk found
+    this.o = null;  // the orientation walked, its direction and multipliers
+    this.direction = ACROSS;
+    this.lm = null;
+    this.wm = null;
+    this.blanks = 0;  // blanks left on the rack, its letters (rackMask), all its tiles, those left
+    this.rackMask = 0;
+    this.tiles = 0;
+    this.left = 0;
+    this.anchor = 0;  // the anchor, its line's last square, whether one tile may be played there
+    this.lineEnd = 0;
+    this.singleOk = true;
+    this.limit = 0;  // the longest left part, the word's first square, its left part's length
+    this.first = 0;
+    this.depth = 0;
   }
 
   transposed(values) {
@@ -1328,27 +1355,40 @@ export class CrosswordGame {
   _byEquity(table, moves, rack, unseen, bag) {
     const values = this._r.values;
     const opponent = unseen.reduce((sum, code) => sum + values[code], 0);
-    for (const move of moves) {
-      const kept = [...rack];
-      const gone = move.kind === "play" ? move._used()
-        : move.kind === "exchange" ? [...move.exchanged].map((tile) => this._tileCode(tile, "exchange tile")) : [];
-      for (const code of gone) kept.splice(kept.indexOf(code), 1);
+    const full = new Int32Array(values.length);
+    for (const code of rack) full[code] += 1;
+    const counts = new Int32Array(values.length);
+    const kept = new Int32Array(rack.length);
+    const equities = new Float64Array(moves.length);
+    moves.forEach((move, k) => {
+      counts.set(full);
+      if (move.kind === "play") move._spend(counts);
+      else if (move.kind === "exchange") for (const tile of move.exchanged) counts[this._tileCode(tile, "exchange tile")] -= 1;
+      // The tiles kept, ascending: the order a leave's number reads them in.
+      let size = 0;
+      let worth = 0;
+      for (let code = 0; code < counts.length; code++) {
+        for (let j = 0; j < counts[code]; j++) kept[size++] = code;
+        worth += counts[code] * values[code];
+      }
       // The leave in 1/denominator points: numerator / denominator.
       let numerator;
       let denominator = 1;
       if (bag) {
         denominator = table.scale;
-        numerator = kept.length ? table.scaled(kept) : 0;
+        const number = table.index(kept, 0, size);
+        numerator = number < 0 ? 0 : table.values[number];
       } else {
-        numerator = kept.length ? -(2 * kept.reduce((sum, code) => sum + values[code], 0) + END_KEEP_PENALTY)
-          : 2 * opponent;
+        numerator = size ? -(2 * worth + END_KEEP_PENALTY) : 2 * opponent;
       }
       move.leave = round4(numerator, denominator);
       move.equity = round4(move.score * denominator + numerator, denominator);
-    }
-    return moves.map((move, k) => [move, k]).sort((a, b) => b[0].equity - a[0].equity || a[1] - b[1])
-      .map(([move]) => move);
+      equities[k] = move.equity;
+    });
+    const order = Array.from(moves, (_, k) => k).sort((a, b) => equities[b] - equities[a] || a - b);
+    return order.map((k) => moves[k]);
   }
+
 
   /**
    * The best turn: a play or, under placement "multi" (Erudit), a Move of kind "turn" whose
