@@ -444,7 +444,6 @@ export class MoveFinder {
     this.changed();
   }
 
-
   // ---- the position changed -------------------------------------------------------------------
 
   changed() {
