@@ -21,6 +21,8 @@ from pipeline.provenance import meta_path
 # Artifacts derived from no licensed source (crossword rules, generated Nerdle equations) are
 # wordpack's own work, under the project's licence.
 PROJECT_LICENCE = "MIT (wordpack)"
+# The static site's directory under artifacts/ (pipeline/build_web.py, `make web`).
+SITE_DIR = "web"
 
 
 def build_manifest(artifacts) -> list[dict]:
@@ -29,10 +31,11 @@ def build_manifest(artifacts) -> list[dict]:
     entries = []
     for path in sorted(artifacts.rglob("*")):
         # Names starting with "_" are sidecars or work directories (_proofs, _leave-runs:
-        # checkpoints of long runs), never artifacts.
+        # checkpoints of long runs), never artifacts. The static site (`make web`, not part of
+        # `make`) lists its own files with their sha256 in web/web-manifest.json.
         relative = path.relative_to(artifacts).parts
         if not path.is_file() or any(part.startswith("_") for part in relative) \
-                or path.name.endswith(".tmp"):
+                or path.name.endswith(".tmp") or relative[0] == SITE_DIR:
             continue
         if path.parent == artifacts and path.name == MANIFEST_NAME:
             continue

@@ -355,6 +355,8 @@ def test_a_game_that_loads_late_does_not_replace_the_game_picked_after_it(site):
     """The helper shows the game picked last, even when the one picked before it (a big game
     on a slow line) finishes loading later."""
     page = site.page
+    # The picker is filled once the catalog has come in: read it only then.
+    page.wait_for_function("document.querySelector('#game').value !== ''")
     first = page.input_value("#game")
     assert first != "tiny-en"
     held = []
@@ -370,9 +372,9 @@ def test_a_game_that_loads_late_does_not_replace_the_game_picked_after_it(site):
     site.wait_text("#next-guess", "bolt")
     held[0].continue_()
     page.unroute(f"**/{first}.game.json", hold)
-    page.wait_for_load_state("networkidle")
-    # The first game's files came in last (its load is over once the network is idle, the
-    # parsing of a fixture takes far less than networkidle's 500 ms): its update was dropped.
+    # The section is busy until every game load has settled, the late one included: then its
+    # answer has come in, and it was dropped.
+    page.wait_for_selector("#guess[aria-busy=false]", state="attached")
     assert (page.text_content("#answers-left"), page.text_content("#next-guess")) == (
         "15 answers left", "bolt")
 

@@ -181,6 +181,19 @@ function showHelperError(error) {
   $("next-guess").textContent = "";
 }
 
+// Games whose files are still loading in the worker: while any is, the helper's section is
+// aria-busy (also what tests wait on to know a late load has come in and been dropped).
+let helperLoads = 0;
+
+async function loadHelperGame(game) {
+  $("guess").setAttribute("aria-busy", String(++helperLoads > 0));
+  try {
+    await remote.call("guess.load", {game});
+  } finally {
+    $("guess").setAttribute("aria-busy", String(--helperLoads > 0));
+  }
+}
+
 async function update() {
   const request = ++helperRequest;
   $("guess-error").textContent = "";
@@ -190,7 +203,7 @@ async function update() {
   try {
     // The game's files first (while they come in, another game may be picked), then the
     // questions, at most one of each kind waiting while the worker ranks.
-    await remote.call("guess.load", {game: question.game});
+    await loadHelperGame(question.game);
     if (request !== helperRequest) return;
     state = await remote.latest("guess-state", "guess.state", question);
   } catch (error) {
