@@ -1123,8 +1123,9 @@ export class CrosswordGame {
 
   _board(board) {
     if (typeof board === "string") return this.parseBoard(board);
-    if (!(board instanceof Board) || board.size !== this._r.size) {
-      throw new BadInput("a board is game.parseBoard(text) or game.emptyBoard()", {field: "board"});
+    if (!(board instanceof Board) || board.size !== this._r.size ||
+        (board.letters !== this._r.letters && board.letters.join("") !== this._r.letters.join(""))) {
+      throw new BadInput(`a board of ${this.id} is game.parseBoard(text) or game.emptyBoard()`, {field: "board"});
     }
     return board;
   }
