@@ -26,7 +26,7 @@ from lookup.crossword.leaves import leave_keys
 from lookup.crossword.tiles import LEAVE_DIGIT
 from lookup.errors import BadInput
 from lookup.formats import LEAVES_FORMAT
-from lookup.headers import SEAL_FIELD, SEAL_ZEROS, sealed
+from lookup.headers import SEAL_FIELD, SEAL_ZEROS, check_seal, sealed
 from pipeline.atomic import atomic_output
 
 PACK_FORMAT = "leave-pack"
@@ -82,10 +82,13 @@ def pack_leaves(source: Path) -> bytes:
 
     Raises:
         BadInput: `source` is not a leave table.
+        CorruptArtifact: its seal does not match its bytes.
     """
-    header, data = msgpack.unpackb(Path(source).read_bytes(), raw=False)
+    raw = Path(source).read_bytes()
+    header, data = msgpack.unpackb(raw, raw=False)
     if not isinstance(header, dict) or header.get("format") != LEAVES_FORMAT:
         raise BadInput(f"{source}: not a leave table")
+    check_seal(source, raw, "msgpack", "leaves")  # a damaged table never becomes a good pack
     return pack_values(header, np.frombuffer(data, dtype="<i2"))
 
 
