@@ -5,7 +5,8 @@ Usage: python -m service [--host 127.0.0.1] [--port 8000] [--workers N] [--budge
 uvicorn (ASGI, with uvloop and httptools) runs `service.app:create_app` in --workers processes
 that share one listening socket, bound here first so that the line printed names the real port
 (--port 0: any free one). Each worker maps the artifacts (the page cache holds one copy for all
-of them) and warms up before it accepts a connection. SIGINT or SIGTERM stops the workers
+of them) and warms up before it accepts a connection; the artifacts are read here first, so
+a missing or stale one stops the start with one line. SIGINT or SIGTERM stops the workers
 gracefully: each stops accepting, finishes its requests (at most GRACE_SECONDS), and exits.
 """
 
@@ -21,7 +22,8 @@ import webbrowser
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from service.app import BUDGET_VARIABLE, DEFAULT_BUDGET
+from lookup.errors import WordpackError
+from service.app import BUDGET_VARIABLE, DEFAULT_BUDGET, create_app
 
 GRACE_SECONDS = 10
 # --open: how often and how long to ask whether a worker answers before opening the browser.
@@ -90,6 +92,11 @@ def main(argv: list[str] | None = None) -> None:
     args = build_parser().parse_args(argv)
     if args.workers < 1:
         build_parser().error(f"--workers must be at least 1, not {args.workers}")
+    try:  # a missing or stale artifact stops the start with one line (workers would die)
+        create_app(args.budget, warm=False)
+    except WordpackError as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(1) from None
     os.environ[BUDGET_VARIABLE] = str(args.budget)  # the workers read it (spawned processes)
     config = uvicorn.Config("service.app:create_app", factory=True, host=args.host,
                             port=args.port, workers=args.workers, loop="uvloop",
