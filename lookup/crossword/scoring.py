@@ -23,7 +23,7 @@ Worked example (Scrabble, empty board, "cat" across row 7 from col 5): c=3, a=1,
 centre (7, 7) is DW and under the new t, no letter premium, so (3 + 1 + 1) * 2 = 10.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lookup.crossword.board import BLANK, LETTER_MASK, run_bounds
 
@@ -46,6 +46,8 @@ class ScoreSheet:
         values: value of each tile code; codes with the BLANK bit are worth 0.
         rack_size: tiles a full rack holds; placing that many earns `bingo`.
         bingo: the bingo bonus.
+        scratch: four lists of `size` ints that score_new_tiles fills for score_word and
+            blank_savings (a sheet serves one move generation, so one set suffices).
     """
 
     size: int
@@ -55,6 +57,7 @@ class ScoreSheet:
     values: list
     rack_size: int
     bingo: int
+    scratch: tuple = field(default=(), compare=False)
 
 
 def board_tile_values(values_by_code: list[int]) -> list[int]:
@@ -87,7 +90,7 @@ def score_sheet(cells, size: int, letter_mult, word_mult, values: list[int], rac
             cross_sum[index] = sum(values[cells[j]] for j in range(first, last + 1, size)
                                    if j != index)
     return ScoreSheet(size, list(letter_mult), list(word_mult), cross_sum, values, rack_size,
-                      bingo)
+                      bingo, tuple([0] * size for _ in range(4)))
 
 
 def score_new_tiles(values, letter_mult, word_mult, cross_sum, cells, word, first, last,
@@ -158,8 +161,7 @@ def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tupl
         (score with no blank among the new tiles, bingo included; the new squares in order;
         the cost of a blank on each of them).
     """
-    n = last - first + 1
-    new_tile, new_letter, new_position, new_cross = [0] * n, [0] * n, [0] * n, [0] * n
+    new_tile, new_letter, new_position, new_cross = sheet.scratch
     score, multiplier, fresh = score_new_tiles(
         sheet.values, sheet.letter_mult, sheet.word_mult, sheet.cross_sum, cells, word, first,
         last, new_tile, new_letter, new_position, new_cross)
@@ -173,10 +175,18 @@ def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tupl
 def score_word(sheet: ScoreSheet, cells, word, first: int, last: int) -> int:
     """The score of a placement whose main word lies on squares first..last of one line: main
     word, every cross word of a new tile, and the bingo; a new tile with the BLANK bit in
-    `word` is a blank (blank_savings' cost taken off).
+    `word` is a blank (its cost, as blank_savings gives it, taken off).
     """
-    score, squares, costs = blank_savings(sheet, cells, word, first, last)
-    return score - sum(cost for square, cost in zip(squares, costs) if word[square] & BLANK)
+    new_tile, new_letter, new_position, new_cross = sheet.scratch
+    score, multiplier, fresh = score_new_tiles(
+        sheet.values, sheet.letter_mult, sheet.word_mult, sheet.cross_sum, cells, word, first,
+        last, new_tile, new_letter, new_position, new_cross)
+    if fresh == sheet.rack_size:
+        score += sheet.bingo
+    for q in range(fresh):
+        if word[first + new_position[q]] & BLANK:
+            score -= new_letter[q] * (multiplier + new_cross[q])
+    return score
 
 
 def score_runs(cells, new, runs, letter_mult, word_mult, values, rack_size: int,
