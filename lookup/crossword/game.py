@@ -70,7 +70,9 @@ class CrosswordGame:
         tables: the lexicon's GADDAG prepared by lookup.crossword.movegen.gaddag_tables, or
             None to load artifacts/lexicons/<rules.lexicon>.gaddag when first needed.
         compiled: how line_plays finds plays: True the compiled move engine, False the
-            pure-Python move generator, None the engine when numba is installed.
+            pure-Python move generator, None the engine when numba is installed. The engine's
+            first use in a process loads numba and its compiled code (about 0.4 s); a process
+            that asks one question (`wordpack moves`) is quicker without it.
     """
 
     def __init__(self, rules: Rules, tables: GaddagTables | None = None,
