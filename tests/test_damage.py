@@ -71,53 +71,47 @@ def next_guess_after(artifacts, monkeypatch):
 
 # --- Python -------------------------------------------------------------------------------------
 
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(damage=DAMAGES, hard=st.booleans())
-def test_a_damaged_tree_is_refused(built, monkeypatch, damage, hard):
-    path = built / "guessing" / f"tiny-en.{'hard.' if hard else ''}tree.msgpack"
-    good = path.read_bytes()
-    path.write_bytes(damage_bytes(good, damage))
-    try:
-        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
-            next_guess_after(built, monkeypatch)
-        assert refused(error.value, str(path))
-    finally:
-        path.write_bytes(good)
+def guessing_queries(artifacts, monkeypatch):
+    """The public API's tiny-en queries that read every file of the game: games.json, the
+    descriptor, both trees, the matrix, its header and both lists.
+    """
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(artifacts))
+    guessing_module._load_game.cache_clear()
+    tree_module.load_tree.cache_clear()  # every file is read again, as it is now
+    feedback_module.load_feedback.cache_clear()
+    game = lookup.guessing_game("tiny-en")
+    answer = game.candidates([])[-1]
+    return (game.next_guess([]), game.next_guess([], hard=True), game.tree_stats(),
+            game.candidates([("bolt", game.feedback("bolt", answer))]))
 
 
-@settings(max_examples=120, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(damage=DAMAGES, name=st.sampled_from(["tiny-en.game.json", "games.json"]))
-def test_a_damaged_descriptor_or_game_index_is_refused(built, monkeypatch, damage, name):
+def refused_in_guessing(built, monkeypatch, name: str, damage: dict) -> None:
+    """Damage one file of tiny-en and check that the queries refuse it in one line."""
     path = built / "guessing" / name
     good = path.read_bytes()
     path.write_bytes(damage_bytes(good, damage))
     try:
         with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
-            next_guess_after(built, monkeypatch)
+            guessing_queries(built, monkeypatch)
         assert refused(error.value, "make ")
     finally:
         path.write_bytes(good)
 
 
-@settings(max_examples=80, deadline=None,
+GUESSING_FILES = ["tiny-en.tree.msgpack", "tiny-en.hard.tree.msgpack", "tiny-en.game.json",
+                  "games.json", "tiny-en.feedback.npy", "tiny-en.feedback.json",
+                  "tiny-en.answers.txt", "tiny-en.guesses.txt"]
+
+
+@settings(max_examples=300, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(damage=DAMAGES, name=st.sampled_from(["tiny-en.feedback.npy", "tiny-en.feedback.json",
-                                             "tiny-en.answers.txt", "tiny-en.guesses.txt"]))
-def test_a_damaged_matrix_header_or_list_is_refused(built, monkeypatch, damage, name):
-    path = built / "guessing" / name
-    good = path.read_bytes()
-    path.write_bytes(damage_bytes(good, damage))
-    try:
-        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
-            feedback_module.load_feedback.cache_clear()
-            next_guess_after(built, monkeypatch)
-            lookup.guessing_game("tiny-en").candidates([("bolt", "00000")])
-        assert refused(error.value, "make ")
-    finally:
-        path.write_bytes(good)
-        feedback_module.load_feedback.cache_clear()
+@given(damage=DAMAGES, name=st.sampled_from(GUESSING_FILES))
+def test_any_damaged_file_of_a_guessing_game_is_refused(built, monkeypatch, damage, name):
+    refused_in_guessing(built, monkeypatch, name, damage)
+
+
+def test_the_good_files_answer(built, monkeypatch):
+    assert guessing_queries(built, monkeypatch)[0] == "bolt"
 
 
 @settings(max_examples=80, deadline=None,

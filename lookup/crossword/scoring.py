@@ -144,6 +144,17 @@ def score_new_tiles(values, letter_mult, word_mult, cross_sum, cells, word, firs
     return main * multiplier + crossing, multiplier, fresh
 
 
+def _score_on_sheet(sheet: ScoreSheet, cells, word, first: int, last: int) -> tuple:
+    """score_new_tiles on a sheet, into its scratch lists, the bingo included: (score with
+    every new tile a real tile, the main word's multiplier, the number of new tiles).
+    """
+    new_tile, new_letter, new_position, new_cross = sheet.scratch
+    score, multiplier, fresh = score_new_tiles(
+        sheet.values, sheet.letter_mult, sheet.word_mult, sheet.cross_sum, cells, word, first,
+        last, new_tile, new_letter, new_position, new_cross)
+    return score + (sheet.bingo if fresh == sheet.rack_size else 0), multiplier, fresh
+
+
 def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tuple[int, list,
                                                                                  list]:
     """Score a placement with every new tile a real tile, and what a blank there would cost
@@ -161,12 +172,8 @@ def blank_savings(sheet: ScoreSheet, cells, word, first: int, last: int) -> tupl
         (score with no blank among the new tiles, bingo included; the new squares in order;
         the cost of a blank on each of them).
     """
-    new_tile, new_letter, new_position, new_cross = sheet.scratch
-    score, multiplier, fresh = score_new_tiles(
-        sheet.values, sheet.letter_mult, sheet.word_mult, sheet.cross_sum, cells, word, first,
-        last, new_tile, new_letter, new_position, new_cross)
-    if fresh == sheet.rack_size:
-        score += sheet.bingo
+    score, multiplier, fresh = _score_on_sheet(sheet, cells, word, first, last)
+    _new_tile, new_letter, new_position, new_cross = sheet.scratch
     squares = [first + new_position[q] for q in range(fresh)]
     costs = [new_letter[q] * (multiplier + new_cross[q]) for q in range(fresh)]
     return score, squares, costs
@@ -177,12 +184,8 @@ def score_word(sheet: ScoreSheet, cells, word, first: int, last: int) -> int:
     word, every cross word of a new tile, and the bingo; a new tile with the BLANK bit in
     `word` is a blank (its cost, as blank_savings gives it, taken off).
     """
-    new_tile, new_letter, new_position, new_cross = sheet.scratch
-    score, multiplier, fresh = score_new_tiles(
-        sheet.values, sheet.letter_mult, sheet.word_mult, sheet.cross_sum, cells, word, first,
-        last, new_tile, new_letter, new_position, new_cross)
-    if fresh == sheet.rack_size:
-        score += sheet.bingo
+    score, multiplier, fresh = _score_on_sheet(sheet, cells, word, first, last)
+    _new_tile, new_letter, new_position, new_cross = sheet.scratch
     for q in range(fresh):
         if word[first + new_position[q]] & BLANK:
             score -= new_letter[q] * (multiplier + new_cross[q])
