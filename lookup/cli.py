@@ -313,11 +313,6 @@ def _rank_table(rows: list[dict]) -> str:
 def moves(args) -> int:
     """The best moves for a board and rack, and the best one drawn on the board."""
     game, position = _crossword_position(args)
-    if game.rules.placement == "line":
-        # One query per process: importing numba and loading the compiled engine (about
-        # 0.4 s) costs more than it saves on one list. Erudit's turn search, which lists
-        # plays hundreds of times, keeps the engine.
-        game.compiled = False
     game.tables()  # load the lexicon before the clock starts
     started = time.perf_counter()
     found = game.moves(position, args.rack, top=args.top, bag=args.bag, by=args.by,

@@ -201,3 +201,26 @@ def test_the_best_play_skips_a_repeated_word_under_the_erudit_rule(compiled):
     assert [m.notation() for m in engine.plays(board, "ко")] == ["V 6,8 от 4"]
     assert engine.best(board, "ко").notation() == "V 6,8 от 4"
     assert engine.best(board, "ко").key() == cw.moves(board, "ко", top=1)[0].key()
+
+
+def test_the_engine_takes_over_at_the_third_list_when_numba_is_not_loaded_yet(monkeypatch):
+    pytest.importorskip("numba")
+    import types
+
+    import lookup.crossword.game as game_module
+
+    cw = fixture_game("scrabble-en")
+    board = cw.parse_board(selfplay_positions("scrabble-en")[10]["board"])
+    expected = [repr(m) for m in generator_twin(cw).moves(board, "retains")]
+    asked = []
+    real_engine = game_module.move_engine
+
+    def counted(*args, **kwargs):
+        asked.append(cw._lists)
+        return real_engine(*args, **kwargs)
+
+    monkeypatch.setattr(game_module, "move_engine", counted)
+    monkeypatch.setattr(game_module, "sys", types.SimpleNamespace(modules={}))
+    for _ in range(4):
+        assert [repr(m) for m in cw.moves(board, "retains")] == expected
+    assert asked == [game_module.ENGINE_AFTER_LISTS, game_module.ENGINE_AFTER_LISTS + 1]

@@ -18,6 +18,7 @@ the pass. The games are the rules files that are built: `crossword_games()`.
 
 import functools
 import itertools
+import sys
 
 from lookup.crossword.board import Board, empty_board, parse_board
 from lookup.crossword.endgame import solve_endgame
@@ -60,6 +61,9 @@ from lookup.paths import artifacts_dir, built_names
 __all__ = ["BLANK_SYMBOL", "CrosswordGame", "Move", "Rules", "crossword_game", "crossword_games"]
 
 _DIRECTIONS = ("H", "V")
+# With numba installed and not yet loaded, the line_plays call from which the compiled engine
+# runs (line_plays says why).
+ENGINE_AFTER_LISTS = 3
 
 
 class CrosswordGame:
@@ -70,9 +74,7 @@ class CrosswordGame:
         tables: the lexicon's GADDAG prepared by lookup.crossword.movegen.gaddag_tables, or
             None to load artifacts/lexicons/<rules.lexicon>.gaddag when first needed.
         compiled: how line_plays finds plays: True the compiled move engine, False the
-            pure-Python move generator, None the engine when numba is installed. The engine's
-            first use in a process loads numba and its compiled code (about 0.4 s); a process
-            that asks one question (`wordpack moves`) is quicker without it.
+            pure-Python move generator, None the engine once it pays (line_plays).
     """
 
     def __init__(self, rules: Rules, tables: GaddagTables | None = None,
@@ -85,6 +87,7 @@ class CrosswordGame:
         self._lexicon = None
         self._leaves = None
         self._context = None
+        self._lists = 0  # line_plays calls so far
 
     # --- the lexicon ---------------------------------------------------------------------
     def lexicon(self) -> GameLexicon:
@@ -356,15 +359,20 @@ class CrosswordGame:
         The one move path of the game: the compiled move engine (lookup/crossword/engine.py)
         when numba is installed, else the pure-Python move generator
         (lookup/crossword/movegen.py), which CPython runs about twice as fast as the engine's
-        kernel source. Both list the same plays in the same order (tests/test_engine.py).
+        kernel source. Both list the same plays in the same order (tests/test_engine.py). By
+        default the engine takes over from the generator at the game's ENGINE_AFTER_LISTS-th
+        list, or at once when numba is already loaded: its first use in a process costs
+        about 0.15 s and 60 MB (numba and the compiled code), more than a few lists save, so
+        a process that asks one question (`wordpack moves`) never pays it.
 
         Args:
             cells: the board in lexicon codes, row-major (GameLexicon.cells).
             counts: the rack by lexicon code, the blanks at index 0 (GameLexicon.rack_counts).
             top: only the best `top` plays (the generator prunes by a score bound).
             compiled: True the engine, False the generator, None the game's `compiled`
-                (None: the engine when numba is installed and the engine takes the game).
+                (None: as above).
         """
+        self._lists += 1
         if self._uses_engine(compiled):
             plays = move_engine(self, compiled=True).play_tuples(cells, counts)
             return plays[:top] if top is not None else plays
@@ -393,7 +401,8 @@ class CrosswordGame:
         if compiled is None:
             compiled = self.compiled
         if compiled is None:
-            compiled = numba_available() and self.rules.rack_size <= MAX_LEAVE_TILES + 1
+            compiled = (numba_available() and self.rules.rack_size <= MAX_LEAVE_TILES + 1
+                        and (self._lists >= ENGINE_AFTER_LISTS or "numba" in sys.modules))
         return compiled
 
     # --- look-ahead: lookup/crossword/endgame.py, lookup/crossword/simulate.py
