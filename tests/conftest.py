@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import BROWSER_SKIP_REASON
+from browser_support import BROWSER_SKIP_REASON, browser  # noqa: F401 (one session-wide fixture for every module)
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"

@@ -25,7 +25,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from browser_support import Site, browser  # noqa: F401 (a fixture)
+from browser_support import Site
 from conftest import REPO, full_artifact
 from crossword_support import (
     GAMES,

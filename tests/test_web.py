@@ -15,7 +15,7 @@ import urllib.parse
 import pytest
 
 import lookup
-from browser_support import Site, browser  # noqa: F401 (a fixture)
+from browser_support import Site
 from conftest import FIXTURES, REPO, full_artifact
 from lookup.crossword.game import CrosswordGame
 from lookup.crossword.rules import load_rules
