@@ -522,6 +522,8 @@ async def _http_error(request: Request, error: HTTPException):
         message = f"nothing at {request.url.path}: the endpoints are in /api/openapi.json"
     elif error.status_code == 405:
         allowed = {k.lower(): v for k, v in (error.headers or {}).items()}.get("allow", "")
+        # Starlette builds the list from a set: sorted, the message is the same in every process.
+        allowed = ", ".join(sorted(method.strip() for method in allowed.split(",") if method))
         message = f"{request.method} is not allowed on {request.url.path}: use {allowed}"
     else:
         message = str(error.detail)

@@ -388,7 +388,7 @@ BAD_REQUESTS = [
      "leave tile '1' is not a letter of scrabble-en"),
     ("GET", "/api/crossword/scrabble-en/moves", None, 405,
      "GET is not allowed on /api/crossword/scrabble-en/moves: use POST"),
-    ("DELETE", "/api/lexicons", None, 405, "DELETE is not allowed on /api/lexicons: use HEAD, GET"),
+    ("DELETE", "/api/lexicons", None, 405, "DELETE is not allowed on /api/lexicons: use GET, HEAD"),
 ]
 
 
