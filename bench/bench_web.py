@@ -8,10 +8,8 @@ Screenshots of both pages go to bench/web-words.png and bench/web-guess.png.
 import gzip
 import json
 import random
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -25,9 +23,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 import lookup  # noqa: E402
 from bench_lexicon import per_call  # noqa: E402
-from browser_support import Site, chromium_path  # noqa: E402
-from lookup.paths import artifacts_dir  # noqa: E402
-from pipeline.build_web import build_web  # noqa: E402
+from browser_support import Site  # noqa: E402
 
 RUNS = 5
 PAGES = {"words": "index.html?letters=retinas%3F&minLength=6", "guess": "index.html?game=wordle-en"}
@@ -119,20 +115,9 @@ def query_rows(browser, site: Path) -> list[dict]:
 
 
 def run() -> list[dict]:
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as scratch:
-        site = Path(scratch) / "web"
-        build_web(artifacts_dir(), site)
+    with common.web_site_and_browser() as (site, browser):
         manifest = json.loads((site / "web-manifest.json").read_text())
-        rows = size_rows(site, manifest)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(),
-                                                 args=["--no-sandbox"])
-            rows += load_rows(browser, site) + query_rows(browser, site)
-            browser.close()
-        shutil.rmtree(site)
-    return rows
+        return size_rows(site, manifest) + load_rows(browser, site) + query_rows(browser, site)
 
 
 if __name__ == "__main__":

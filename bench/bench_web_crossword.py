@@ -17,10 +17,8 @@ Chromium on the real artifacts, beside Python's compiled engine in the same run.
 
 import gzip
 import math
-import shutil
 import statistics
 import sys
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -35,11 +33,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests"))
 
 import lookup  # noqa: E402
-from browser_support import Site, chromium_path  # noqa: E402
+from browser_support import Site  # noqa: E402
 from crossword_support import GAMES, blank_variant, selfplay_positions  # noqa: E402
 from lookup.errors import BadInput  # noqa: E402
 from lookup.paths import artifacts_dir  # noqa: E402
-from pipeline.build_web import PAGE_FILES, build_web  # noqa: E402
+from pipeline.build_web import PAGE_FILES  # noqa: E402
 from pipeline.build_web_leaves import PACK_SUFFIX, pack_values  # noqa: E402
 
 POSITIONS = 20
@@ -265,19 +263,8 @@ def first_list_rows(browser, site: Path) -> list[dict]:
 
 
 def run() -> list[dict]:
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as scratch:
-        site = Path(scratch) / "web"
-        build_web(artifacts_dir(), site)
-        rows = size_rows(site)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium_path(),
-                                                 args=["--no-sandbox"])
-            rows += first_list_rows(browser, site) + speed_rows(browser, site)
-            browser.close()
-        shutil.rmtree(site)
-    return rows
+    with common.web_site_and_browser() as (site, browser):
+        return size_rows(site) + first_list_rows(browser, site) + speed_rows(browser, site)
 
 
 if __name__ == "__main__":

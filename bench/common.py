@@ -1,12 +1,16 @@
-"""Helpers every bench module shares: the result row bench/run.py prints, and the timers.
+"""Helpers every bench module shares: the result row bench/run.py prints, the timers, and the
+static site in a headless browser.
 
 bench/run.py puts bench/ on sys.path, so a module imports them as
 `from common import row, timed, median_seconds`. A module that writes one area binds it once:
 `row = functools.partial(common.row, "crossword")`.
 """
 
+import contextlib
 import statistics
+import tempfile
 import time
+from pathlib import Path
 
 
 def row(area, what, value, unit, baseline="", baseline_value=None, note="", *,
@@ -96,3 +100,26 @@ def median_ms(seconds) -> float:
         Their median times 1000.
     """
     return statistics.median(seconds) * 1000
+
+
+@contextlib.contextmanager
+def web_site_and_browser():
+    """Yield (site, browser): the static site built from the artifacts into a temporary folder
+    (pipeline/build_web.py, as `make web` does), and a headless Chromium (the system one).
+    """
+    from playwright.sync_api import sync_playwright
+
+    from browser_support import chromium_path
+    from lookup.paths import artifacts_dir
+    from pipeline.build_web import build_web
+
+    with tempfile.TemporaryDirectory() as scratch:
+        site = Path(scratch) / "web"
+        build_web(artifacts_dir(), site)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium_path(),
+                                                 args=["--no-sandbox"])
+            try:
+                yield site, browser
+            finally:
+                browser.close()

@@ -22,6 +22,7 @@ import webbrowser
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
+from lookup.cli import positive_float
 from lookup.errors import WordpackError
 from service.app import BUDGET_VARIABLE, DEFAULT_BUDGET, create_app
 
@@ -29,17 +30,6 @@ GRACE_SECONDS = 10
 # --open: how often and how long to ask whether a worker answers before opening the browser.
 READY_POLL_SECONDS = 0.1
 READY_WAIT_SECONDS = 120
-
-
-def positive_number(text: str) -> float:
-    """A number > 0 (an argparse type)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, not {text}")
-    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", type=int, default=8000, help="port (8000; 0: any free one)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1,
                         help="worker processes (one per core)")
-    parser.add_argument("--budget", type=positive_number, default=DEFAULT_BUDGET,
+    parser.add_argument("--budget", type=positive_float, default=DEFAULT_BUDGET,
                         help=f"seconds one query may compute before a 503 ({DEFAULT_BUDGET:g})")
     parser.add_argument("--open", action="store_true", help="open the page in the web browser")
     return parser

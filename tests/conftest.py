@@ -8,6 +8,20 @@ from browser_support import BROWSER_SKIP_REASON, browser  # noqa: F401 (one sess
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures"
 
+# The small wordle-en: every 5-letter word of the fixture ENABLE list, plus the README's
+# guesses that the fixture list lacks.
+SMALL_WORDLE = """
+[wordle-en]
+name = "Wordle (README test)"
+alphabet = "abcdefghijklmnopqrstuvwxyz"
+length = 5
+answers = ["artifacts/lexicons/enable.txt"]
+guesses = ["artifacts/readme-guesses.txt"]
+root = "salet"
+opener_candidates = 1
+max_guesses = 6
+"""
+
 
 def full_artifact(relative: str) -> Path:
     """A real artifact for @pytest.mark.full tests; fails with the make hint when absent.

@@ -18,25 +18,12 @@ import sys
 
 import pytest
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, SMALL_WORDLE
 from lookup.paths import artifacts_dir
 
 README = REPO / "README.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.MULTILINE | re.DOTALL)
 
-# The small wordle-en: every 5-letter word of the fixture ENABLE list, plus the README's
-# guesses that the fixture list lacks.
-SMALL_WORDLE = """
-[wordle-en]
-name = "Wordle (README test)"
-alphabet = "abcdefghijklmnopqrstuvwxyz"
-length = 5
-answers = ["artifacts/lexicons/enable.txt"]
-guesses = ["artifacts/readme-guesses.txt"]
-root = "salet"
-opener_candidates = 1
-max_guesses = 6
-"""
 README_GUESSES = ["brond", "crane"]
 
 

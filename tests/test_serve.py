@@ -29,25 +29,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import lookup
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, SMALL_WORDLE
 from lookup.crossword.game import crossword_game, crossword_games
 from service.app import MAX_BODY_BYTES, create_app
 from service.openapi import openapi_document
 
-# The fixture games, plus a wordle-en of the fixture ENABLE list's 5-letter words (as
-# tests/test_readme.py makes it) so that the README's examples run here under their names.
+# The fixture games, plus the README tests' wordle-en of the fixture ENABLE list's 5-letter
+# words, so that the README's examples run here under their names.
 GUESSING_CONFIG = (FIXTURES / "guessing" / "guessing.toml").read_text().split(
-    "# proof_only")[0] + """
-[wordle-en]
-name = "Wordle (README test)"
-alphabet = "abcdefghijklmnopqrstuvwxyz"
-length = 5
-answers = ["artifacts/lexicons/enable.txt"]
-guesses = ["artifacts/readme-guesses.txt"]
-root = "salet"
-opener_candidates = 1
-max_guesses = 6
-"""
+    "# proof_only")[0] + SMALL_WORDLE
 README_GUESSES = ["brond", "crane", "salet"]
 EMPTY = "\n".join(["." * 15] * 15) + "\n"
 CAT = "\n".join(["." * 15] * 7 + [".....cat......."] + ["." * 15] * 7) + "\n"
