@@ -45,6 +45,17 @@ def int_array(n):
     return np.zeros(n, np.int64)
 
 
+def _compile_into(namespace: dict, module, names) -> dict:
+    """Compile `names` of `module` against `namespace` (which they then join), callees first."""
+    for name in names:
+        source = getattr(module, name)
+        clone = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
+        clone.__qualname__ = source.__qualname__
+        clone.__doc__ = source.__doc__
+        namespace[name] = numba.njit(cache=True)(clone)
+    return namespace
+
+
 @functools.cache
 def compiled_kernel() -> dict:
     """The kernel's functions by name, compiled once per process (each on its first call;
@@ -53,10 +64,18 @@ def compiled_kernel() -> dict:
     namespace = dict(vars(engine_kernel))
     namespace["bit_count"] = bit_count
     namespace["int_array"] = int_array
-    for name in KERNEL_FUNCTIONS:
-        source = getattr(engine_kernel, name)
-        clone = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
-        clone.__qualname__ = source.__qualname__
-        clone.__doc__ = source.__doc__
-        namespace[name] = numba.njit(cache=True)(clone)
-    return namespace
+    return _compile_into(namespace, engine_kernel, KERNEL_FUNCTIONS)
+
+
+@functools.cache
+def compiled_extension(module, names: tuple) -> dict:
+    """`names` of a kernel module built on engine_kernel (one source for CPython and numba, like
+    the kernel), compiled against the compiled kernel: the module's own globals, with every
+    kernel function and primitive it imported swapped for its compiled version.
+    """
+    kernel = compiled_kernel()
+    namespace = dict(vars(module))
+    for name in (*KERNEL_FUNCTIONS, "bit_count", "int_array"):
+        if name in namespace:
+            namespace[name] = kernel[name]
+    return _compile_into(namespace, module, names)
