@@ -214,9 +214,10 @@ OPENERS_VERSION = 1
 # --- Crossword games (docs/FORMATS.md "## crossword games") -----------------------------------
 # <id>.json: one game's rules, read by lookup/crossword/rules.py.
 CROSSWORD_RULES_FORMAT = "crossword-rules"
-# Version 2 added `placement` and `repeat_words`; a version 1 file lacks them.
-CROSSWORD_RULES_VERSION = 2
-CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 2
+# Version 2 added `placement` and `repeat_words`; version 3 is sealed (file_sha256, like the
+# guessing descriptors: lookup/headers.py).
+CROSSWORD_RULES_VERSION = 3
+CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION = 3
 # The header fields every rules file has; rules_from_dict checks the rules themselves.
 CROSSWORD_RULES_FIELDS = {"config_sha256": str, "id": str}
 # The blank: its key in the rules' tile table, a blank in racks and exchanges, and one letter

@@ -10,13 +10,13 @@ deterministic: keys sorted, no timestamps.
 Usage: wordpack-build crossword config/crossword/ID.toml -o artifacts/crossword/ID.json
 """
 
-import json
 import tomllib
 from pathlib import Path
 
 from lookup.crossword.rules import Rules, rules_from_dict
 from lookup.errors import BadInput
 from lookup.formats import CROSSWORD_RULES_FORMAT, CROSSWORD_RULES_VERSION, sha256_file
+from lookup.headers import sealed_json
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -38,19 +38,19 @@ def read_rules(config) -> Rules:
     return rules
 
 
-def rules_json(rules: Rules, config_sha256: str) -> str:
-    """The artifact's text: the rules plus format, version and the config's sha256."""
+def rules_json(rules: Rules, config_sha256: str) -> bytes:
+    """The artifact's bytes: the rules plus format, version and the config's sha256, sealed."""
     data = rules.to_dict()
     data.update(format=CROSSWORD_RULES_FORMAT, version=CROSSWORD_RULES_VERSION,
                 config_sha256=config_sha256)
-    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+    return sealed_json(data)
 
 
 def build_crossword(config, output) -> Rules:
     """Validate `config` and write its compiled rules to `output` (with provenance)."""
     rules = read_rules(config)
-    text = rules_json(rules, sha256_file(config))
+    data = rules_json(rules, sha256_file(config))
     with atomic_output(output) as handle:
-        handle.write(text.encode("utf-8"))
+        handle.write(data)
     record(output, format=CROSSWORD_RULES_FORMAT, version=CROSSWORD_RULES_VERSION, inputs=[config])
     return rules

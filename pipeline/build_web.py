@@ -29,8 +29,8 @@ WEB_VERSION = 1
 GAME_FILES = ("game.json", "answers.txt", "guesses.txt", "tree.msgpack", "hard.tree.msgpack")
 # The move finder's engine (clients/js/crossword.js) and its data: the lexicon's DAWG, and the
 # leave pack it fetches after them, for equity (docs/FORMATS.md, "The move finder's data").
-MOVE_FINDER_FILES = ["js/lexicon.js", "js/leaves.js", "js/msgpack.js", "data/enable.dawg.gz",
-                     "data/crossword/scrabble-en.leaves.pack.gz"]
+MOVE_FINDER_FILES = ["js/lexicon.js", "js/leaves.js", "js/msgpack.js", "js/rules.js",
+                     "data/enable.dawg.gz", "data/crossword/scrabble-en.leaves.pack.gz"]
 # What each page loads (tests/test_web.py checks each list against what the page fetches):
 # the shell (index.html, style.css, app.js and the modules it imports), then per view its code
 # and data. The word finder reads ENABLE with Scrabble tile scores (at most 600 KB:
@@ -39,7 +39,7 @@ MOVE_FINDER_FILES = ["js/lexicon.js", "js/leaves.js", "js/msgpack.js", "data/ena
 PAGE_SHELL = ["index.html", "style.css", "app.js", "remote.js", "js/errors.js", "js/files.js"]
 PAGE_WORKER = ["worker.js"]
 PAGE_FILES = {
-    "words": PAGE_SHELL + ["js/lexicon.js", "data/catalog.json", "data/enable.dawg.gz",
+    "words": PAGE_SHELL + ["js/lexicon.js", "js/rules.js", "data/catalog.json", "data/enable.dawg.gz",
                            "data/crossword/scrabble-en.json"],
     "guess": PAGE_SHELL + PAGE_WORKER + ["js/guessing.js", "js/msgpack.js", "data/catalog.json"]
     + [f"data/wordle-en.{name}" for name in GAME_FILES],

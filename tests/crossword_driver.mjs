@@ -12,13 +12,14 @@ import {gunzipSync} from "node:zlib";
 import {CrosswordGame} from "../clients/js/crossword.js";
 import {readLexicon} from "../clients/js/lexicon.js";
 import {readLeavePack} from "../clients/js/leaves.js";
+import {readRules} from "../clients/js/rules.js";
 
 const games = new Map();
 
 function game({rules, dawg, leaves}) {
   const key = JSON.stringify([rules, dawg, leaves]);
   if (!games.has(key)) {
-    const loaded = new CrosswordGame(JSON.parse(readFileSync(rules, "utf-8")),
+    const loaded = new CrosswordGame(readRules(new Uint8Array(readFileSync(rules)), rules),
                                      readLexicon(new Uint8Array(readFileSync(dawg)), dawg));
     if (leaves) loaded.setLeaves(readLeavePack(new Uint8Array(gunzipSync(readFileSync(leaves))), leaves, loaded._r));
     games.set(key, loaded);

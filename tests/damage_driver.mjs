@@ -4,11 +4,23 @@
 import {readFileSync} from "node:fs";
 import {readLexicon} from "../clients/js/lexicon.js";
 import {readDescriptor, readTree} from "../clients/js/guessing.js";
+import {readLeavePack} from "../clients/js/leaves.js";
+import {readRules} from "../clients/js/rules.js";
+
+// What a leave pack is checked against: the game's letters, tile counts (blanks first) and rack.
+function packRules(rulesPath) {
+  const rules = JSON.parse(readFileSync(rulesPath, "utf8"));
+  const letters = [...rules.alphabet];
+  return {id: rules.id, letters, rackSize: rules.rack_size,
+          counts: [rules.tiles["?"]?.[0] ?? 0, ...letters.map((letter) => rules.tiles[letter][0])]};
+}
 
 const READERS = {
   dawg: (bytes, url) => readLexicon(bytes, url),
   tree: (bytes, url, extra) => readTree(bytes, url, JSON.parse(readFileSync(extra, "utf8"))),
   descriptor: (bytes, url) => readDescriptor(bytes, url),
+  rules: (bytes, url) => readRules(bytes, url),
+  leaves: (bytes, url, extra) => readLeavePack(bytes, url, packRules(extra)),
 };
 
 function damaged(bytes, damage) {

@@ -87,7 +87,7 @@ def fixture_files(game: str) -> dict:
     folder = Path(_TEMP.name) / game
     folder.mkdir()
     r = rules(game)
-    (folder / "rules.json").write_text(rules_json(r, "0" * 64), encoding="utf-8")
+    (folder / "rules.json").write_bytes(rules_json(r, "0" * 64))
     (folder / "lexicon.dawg").write_bytes(
         dawg_bytes(sorted(set(fixture_words(r.lexicon))), lexicon_alphabet(r.lexicon)))
     (folder / "leaves.pack.gz").write_bytes(pack_leaves(LEAVE_SOURCES / f"{game}.leaves"))
@@ -433,7 +433,7 @@ def test_damaged_or_foreign_files_are_refused(node, tmp_path):
     (tmp_path / "old.json").write_text(json.dumps(old))
     [(kind, (error, message))] = node.run({**files, "rules": str(tmp_path / "old.json")},
                                           [["leave", "a"]])
-    assert error == "BadArtifact" and "crossword-rules version 1, these readers read version 2" \
+    assert error == "BadArtifact" and "crossword-rules version 1, these readers read version 3" \
         in message
     other = fixture_files("erudit-ru")
     [(kind, (error, message))] = node.run({**files, "dawg": other["dawg"]}, [["leave", "a"]])

@@ -123,7 +123,7 @@ def test_build_is_deterministic_and_round_trips(tmp_path):
     build_crossword(config, second)
     assert first.read_bytes() == second.read_bytes()
     data = json.loads(first.read_text(encoding="utf-8"))
-    assert data["format"] == "crossword-rules" and data["version"] == 2
+    assert data["format"] == "crossword-rules" and data["version"] == 3
     assert load_rules(first) == read_rules(config)
     meta = json.loads((first.parent / "_erudit-ru.json.meta.json").read_text())
     assert meta["inputs"][0]["path"].endswith("config/crossword/erudit-ru.toml")
@@ -190,14 +190,13 @@ def test_reader_refuses_bad_artifacts(tmp_path):
         with pytest.raises(CorruptArtifact, match=f"{name}: {message}; delete it and run "
                            "`make crossword` to rebuild"):
             load_rules(tmp_path / name)
-    (tmp_path / "newer.json").write_text(json.dumps({**good, "version": 3}))
+    (tmp_path / "newer.json").write_text(json.dumps({**good, "version": 4}))
     with pytest.raises(UnsupportedFormat):
         load_rules(tmp_path / "newer.json")
-    older = {key: value for key, value in good.items()
-             if key not in ("placement", "repeat_words")}
-    (tmp_path / "older.json").write_text(json.dumps({**older, "version": 1}))
-    with pytest.raises(UnsupportedFormat, match=r"version 1 is not supported \(this reader "
-                       r"reads 2\); rebuild it with `make crossword`"):
+    unsealed = {key: value for key, value in good.items() if key != "file_sha256"}
+    (tmp_path / "older.json").write_text(json.dumps({**unsealed, "version": 2}))
+    with pytest.raises(UnsupportedFormat, match=r"version 2 is not supported \(this reader "
+                       r"reads 3\); rebuild it with `make crossword`"):
         load_rules(tmp_path / "older.json")
 
 

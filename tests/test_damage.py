@@ -45,13 +45,32 @@ def damage_bytes(good: bytes, damage: dict) -> bytes:
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The tiny fixture guessing games (trees included) and a small DAWG."""
+    """The tiny fixture guessing games (trees included), a small DAWG, the scrabble-en rules,
+    a leave table of zeros for them and its leave pack as the page reads it (gzip undone).
+    """
+    import gzip
+
+    import numpy as np
+
+    from lookup.crossword.leaves import LeaveValues
+    from pipeline.build_crossword import build_crossword
+    from pipeline.build_web_leaves import pack_leaves
+    from pipeline.train_leaves import write_leaves
+
     artifacts = tmp_path_factory.mktemp("artifacts")
     subprocess.run(["make", "-C", str(REPO), f"ARTIFACTS={artifacts}", f"SOURCES={GAMES}",
                     f"GUESSING_CONFIG={GAMES / 'guessing.toml'}", "guessing"],
                    capture_output=True, text=True, check=True)
     write_graph_files(artifacts / "lexicons" / "tiny.dawg",
                       dawg_bytes(["cat", "cats", "do", "dog", "dogs"], "acdgost"))
+    rules = build_crossword(REPO / "config" / "crossword" / "scrabble-en.toml",
+                            artifacts / "crossword" / "scrabble-en.json")
+    leaves = artifacts / "leaves" / "scrabble-en.leaves"
+    leaves.parent.mkdir()
+    write_leaves(leaves, LeaveValues(rules, np.zeros(914_624)), {"seed": 1})
+    pack = artifacts / "web" / "scrabble-en.leaves.pack"
+    pack.parent.mkdir()
+    pack.write_bytes(gzip.decompress(pack_leaves(leaves)))
     return artifacts
 
 
@@ -114,6 +133,19 @@ def test_the_good_files_answer(built, monkeypatch):
     assert guessing_queries(built, monkeypatch)[0] == "bolt"
 
 
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES)
+def test_a_damaged_rules_file_is_refused(built, tmp_path_factory, damage):
+    from lookup.crossword.rules import load_rules
+
+    path = tmp_path_factory.mktemp("crossword") / "scrabble-en.json"
+    path.write_bytes(damage_bytes((built / "crossword" / "scrabble-en.json").read_bytes(), damage))
+    with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+        load_rules(path)
+    assert refused(error.value, "make crossword")
+
+
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(damage=DAMAGES)
@@ -163,7 +195,10 @@ def test_js_readers_refuse_every_damaged_file(built, tmp_path):
     files = [("dawg", built / "lexicons" / "tiny.dawg", None),
              ("tree", games / "tiny-en.tree.msgpack", games / "tiny-en.game.json"),
              ("tree", games / "tiny-en.hard.tree.msgpack", games / "tiny-en.game.json"),
-             ("descriptor", games / "tiny-en.game.json", None)]
+             ("descriptor", games / "tiny-en.game.json", None),
+             ("rules", built / "crossword" / "scrabble-en.json", None),
+             ("leaves", built / "web" / "scrabble-en.leaves.pack",
+              built / "crossword" / "scrabble-en.json")]
     cases = []
     for seed, (reader, path, extra) in enumerate(files):
         good = path.read_bytes()

@@ -89,7 +89,7 @@ def test_site_has_every_file_in_its_manifest(artifacts):
             "wordfeud-en": {"name": "Wordfeud (English)", "lexicon": "enable"}}}
     assert manifest["pages"]["words"]["files"] == [
         "index.html", "style.css", "app.js", "remote.js", "js/errors.js", "js/files.js",
-        "js/lexicon.js", "data/catalog.json", "data/enable.dawg.gz",
+        "js/lexicon.js", "js/rules.js", "data/catalog.json", "data/enable.dawg.gz",
         "data/crossword/scrabble-en.json"]
 
 
@@ -813,14 +813,14 @@ def test_move_finder_refuses_rules_of_another_version(browser, artifacts, tmp_pa
     web = tmp_path / "web"
     shutil.copytree(artifacts / "web", web)
     rules = web / "data" / "crossword" / "scrabble-en.json"
-    rules.write_text(rules.read_text().replace('"version": 2', '"version": 1'))
+    rules.write_text(rules.read_text().replace('"version": 3', '"version": 2'))
     site = Site(browser, web)
     try:
         site.open("index.html#moves")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status") == (
             f"Cannot use a data file: {site.url}data/crossword/scrabble-en.json: crossword-rules "
-            "version 1, these readers read version 2; rebuild it with `make web`")
+            "version 2, these readers read version 3; rebuild it with `make web`")
     finally:
         site.close()
 

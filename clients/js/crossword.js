@@ -28,12 +28,11 @@
 // alphabets are in code point order, so the order of codes is the same in both).
 
 import {BadArtifact, BadInput} from "./errors.js";
-import {checkHeader, fetchBytes, fetchJson} from "./files.js";
+import {checkHeader, fetchBytes} from "./files.js";
 import {readLexicon} from "./lexicon.js";
 import {loadLeavePack} from "./leaves.js";
+import {REBUILD_RULES, RULES_FORMAT, RULES_VERSION, fetchRules} from "./rules.js";
 
-const RULES_FORMAT = "crossword-rules";
-const RULES_VERSION = 2;
 const BLANK = 0x40;
 const LETTER_MASK = 0x3f;
 const BLANK_SYMBOL = "?";
@@ -53,7 +52,6 @@ const SLOT_SHIFT = 5;
 // What keeping tiles costs with the bag empty, beyond twice their value (lookup/crossword/equity.py).
 const END_KEEP_PENALTY = 10;
 const METHODS = ["greedy", "full"];
-const REBUILD_RULES = "rebuild it with `make crossword web`";
 
 // --- Python's text conventions (the messages quote as Python's do) -----------------------------
 // str.split() and str.strip() whitespace; str.splitlines() line breaks.
@@ -104,7 +102,7 @@ function round4(n, denominator) {
  * Check a rules file's content (docs/FORMATS.md, "Rules file") and derive what the engine needs.
  * @throws {BadArtifact} another format or version, or content the Python reader would refuse
  */
-function readRules(data, url) {
+function deriveRules(data, url) {
   checkHeader(data, url, RULES_FORMAT, RULES_VERSION, {
     id: "string", name: "string", lexicon: "string", alphabet: "string", tiles: "object",
     rack_size: "number", bingo: "number", exchange_min_bag: "number", min_word_length: "number",
@@ -1007,7 +1005,7 @@ export class CrosswordGame {
    * @param {{rulesUrl?: string, lexiconUrl?: string}} where the files came from (for messages)
    */
   constructor(rulesFile, lexicon, {rulesUrl = "rules", lexiconUrl = "lexicon"} = {}) {
-    const r = readRules(rulesFile, rulesUrl);
+    const r = deriveRules(rulesFile, rulesUrl);
     /** The rules as in the rules file. */
     this.rules = rulesFile;
     this.id = r.id;
@@ -1805,8 +1803,7 @@ function greedyTurn(game, board, rack, played) {
 export async function loadCrosswordGame(baseUrl, id, {leaves = true} = {}) {
   const base = new URL(String(baseUrl).replace(/\/?$/, "/"), globalThis.location?.href);
   const rulesUrl = new URL(`crossword/${id}.json`, base);
-  const rulesFile = await fetchJson(rulesUrl);
-  checkHeader(rulesFile, rulesUrl, RULES_FORMAT, RULES_VERSION, {lexicon: "string"});
+  const rulesFile = await fetchRules(rulesUrl, {lexicon: "string"});
   const lexiconUrl = new URL(`${rulesFile.lexicon}.dawg.gz`, base);
   const lexicon = readLexicon(await fetchBytes(lexiconUrl), lexiconUrl);
   const game = new CrosswordGame(rulesFile, lexicon, {rulesUrl: String(rulesUrl), lexiconUrl: String(lexiconUrl)});

@@ -90,8 +90,9 @@ async function findWords() {
     const lexicon = await cached(lexicons, $("lexicon").value,
                                  () => loadLexicon(new URL(`${$("lexicon").value}.dawg.gz`, DATA)));
     const scoring = $("scores").value;
-    const tiles = scoring ? (await cached(rules, scoring,
-                                          () => fetchJson(new URL(`crossword/${scoring}.json`, DATA)))).tiles : null;
+    const {fetchRules} = await import("./js/rules.js");
+    const tiles = scoring ? (await cached(rules, scoring, () => fetchRules(
+      new URL(`crossword/${scoring}.json`, DATA), {tiles: "object"}))).tiles : null;
     if (request !== finderRequest) return;
     const words = lexicon.unscramble(letters, {
       minLength: Number($("minLength").value), starts: $("starts").value, ends: $("ends").value,

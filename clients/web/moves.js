@@ -8,11 +8,9 @@
 // for an empty square, a lowercase letter for a tile, an UPPERCASE letter for a blank.
 
 import {BadArtifact, BadInput} from "./js/errors.js";
-import {checkHeader, fetchJson} from "./js/files.js";
+import {fetchRules} from "./js/rules.js";
 import {Superseded} from "./remote.js";
 
-const RULES_FORMAT = "crossword-rules";
-const RULES_VERSION = 2;
 const BLANK = "?";
 const UNDO_LIMIT = 500;
 const TOP_CHOICES = [10, 20, 50, 100];
@@ -205,10 +203,9 @@ export class MoveFinder {
   async loadRules(game) {
     if (!this.rulesCache.has(game)) {
       const url = new URL(`crossword/${game}.json`, this.data);
-      this.rulesCache.set(game, fetchJson(url).then((rules) => {
-        checkHeader(rules, url, RULES_FORMAT, RULES_VERSION, {
-          id: "string", name: "string", alphabet: "string", tiles: "object", rack_size: "number",
-          placement: "string"});
+      this.rulesCache.set(game, fetchRules(url, {
+        id: "string", name: "string", alphabet: "string", tiles: "object", rack_size: "number",
+        placement: "string"}).then((rules) => {
         const size = Array.isArray(rules.board) ? rules.board.length : 0;
         if (!size || !Array.isArray(rules.start) || !(rules.start[0] < size && rules.start[1] < size)) {
           throw new BadArtifact(String(url), "its board or start square is missing or malformed");

@@ -9,7 +9,8 @@ Rules file (JSON object, UTF-8): "format" = "crossword-rules", "version", "confi
 point order), "tiles" ({letter: [count, value]}, "?" the blanks), "rack_size", "bingo",
 "exchange_min_bag", "scoreless_turns_end", "min_word_length", "max_word_length",
 "placement" ("line" or "multi"), "repeat_words" (bool), "start" ([row, col]), "board" (one
-string per row of premium tokens "TW" "DW" "TL" "DL" "."), and "provenance" ({fact: source}).
+string per row of premium tokens "TW" "DW" "TL" "DL" "."), "provenance" ({fact: source}), and
+"file_sha256", the seal over the whole file (lookup/headers.py).
 """
 
 import functools
@@ -200,10 +201,12 @@ def load_rules(path) -> Rules:
 
     Raises:
         ArtifactMissing: the file does not exist.
-        CorruptArtifact: not JSON, not a rules file, or invalid content.
-        UnsupportedFormat: a newer format version.
+        CorruptArtifact: not JSON, not a rules file, damaged (its seal does not match), or
+            invalid content.
+        UnsupportedFormat: a format version this reader does not read.
     """
-    data = read_json_header(path, make_target="crossword", format=CROSSWORD_RULES_FORMAT,
+    data = read_json_header(path, make_target="crossword", sealed=True,
+                            format=CROSSWORD_RULES_FORMAT,
                             versions=(CROSSWORD_RULES_EARLIEST_SUPPORTED_VERSION,
                                       CROSSWORD_RULES_VERSION),
                             fields=CROSSWORD_RULES_FIELDS)
