@@ -10,15 +10,26 @@
   bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET).
   Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
   leave bot, +16.3 points per game).
+- Exact endgames (EXACT_ENDGAMES, 2,000): the positions as the bag empties in greedy self-play,
+  both racks as dealt (up to 7 tiles each), each solved with EXACT_SECONDS (10 s) for the
+  search (lookup/crossword/endgame.py solve_endgame on the compiled kernel): the fraction solved to
+  the end of the game, CPU seconds per solve (median, p95, max) and nodes per second; and the
+  spread the solver gains over greedy end play (the side to move plays the game out with the
+  solver at each of its turns, then greedily, the opponent greedy both times). Goal: 95 %
+  solved within 10 s. Each endgame's result is appended to a checkpoint file
+  (EXACT_CHECKPOINT, one JSON line each) and a rerun goes on from there.
 Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match and
 ENDGAME_GAMES=0 the endgames; each part has its own area, so a skipped part keeps its rows in
 bench/results.md. The match prints its standing to stderr after every batch of pairs.
 """
 
+import json
 import os
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from common import row
 
@@ -28,6 +39,88 @@ ENDGAME_GAMES = int(os.environ.get("ENDGAME_GAMES", "2000"))
 SIM_PAIRS = int(os.environ.get("SIM_PAIRS", "1000"))
 WORKERS = int(os.environ.get("MATCH_WORKERS", "2"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
+EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
+EXACT_SECONDS = 10.0
+EXACT_CHECKPOINT = Path(os.environ.get(
+    "EXACT_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-exact-endgames.jsonl"))
+
+
+class _Solver:
+    """A player that solves each of its turns (EXACT_SECONDS) and keeps its first solve."""
+
+    def __init__(self):
+        self.first = None
+
+    def __call__(self, position):
+        from lookup.crossword.endgame import solve_endgame
+
+        started = time.process_time()
+        result = solve_endgame(position.game.engine, position.board, position.rack,
+                               position.unseen, seconds=EXACT_SECONDS,
+                               scoreless=position.scoreless, checked=False)
+        if self.first is None:
+            self.first = {"exact": result.exact, "value": result.value, "plies": result.plies,
+                          "nodes": result.nodes, "seconds": time.process_time() - started}
+        return result.line[0]
+
+
+def exact_endgame(engine, board, rack, other) -> dict:
+    """One endgame of the batch: the first solve's figures and both spreads."""
+    from lookup.play.game import Game
+    from lookup.play.players import greedy_player
+
+    solver = _Solver()
+    spreads = [Game(engine, [player, greedy_player], bag="", racks=[rack, other],
+                    board=board).run().spread(0) for player in (greedy_player, solver)]
+    return {**solver.first, "rack": rack, "other": other, "greedy": spreads[0],
+            "solver": spreads[1]}
+
+
+def exact_endgame_rows(engine) -> list[dict]:
+    from bench_lookahead import bag_empty_positions
+
+    if not EXACT_ENDGAMES:
+        return []
+    done = []
+    if EXACT_CHECKPOINT.exists():
+        done = [json.loads(line) for line in EXACT_CHECKPOINT.read_text().splitlines() if line]
+    positions = bag_empty_positions(engine, EXACT_ENDGAMES)
+    with EXACT_CHECKPOINT.open("a") as checkpoint:
+        for index in range(len(done), len(positions)):
+            board, rack, other = positions[index]
+            result = {"index": index, **exact_endgame(engine, board, rack, other)}
+            checkpoint.write(json.dumps(result) + "\n")
+            checkpoint.flush()
+            done.append(result)
+            if index % 50 == 49:
+                print(f"exact endgames: {index + 1}/{len(positions)}", file=sys.stderr,
+                      flush=True)
+    return exact_rows(done)
+
+
+def exact_rows(done: list) -> list[dict]:
+    """The batch's rows from its checkpoint records."""
+    seconds = sorted(r["seconds"] for r in done)
+    solved = sum(r["exact"] and r["seconds"] <= EXACT_SECONDS for r in done)
+    gains = [r["solver"] - r["greedy"] for r in done]
+    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
+    where = (f"{len(done):,} endgames as the bag empties in greedy self-play (seeds 0, 1, ...), "
+             f"both racks as dealt; {EXACT_SECONDS:g} s per solve")
+    return [
+        row("lookahead-endgames", "exact endgames: solved to the end within 10 s",
+            100 * solved / len(done), "%", note=f"{where}; goal 95 %"),
+        row("lookahead-endgames", "exact endgames: CPU per solve, median",
+            statistics.median(seconds), "s",
+            note=f"p95 {p95:.3g} s, max {seconds[-1]:.3g} s (with the line read back)"),
+        row("lookahead-endgames", "exact endgames: nodes per second",
+            sum(r["nodes"] for r in done) / sum(seconds), "nodes/s",
+            note="compiled kernel, one core, the line's read-back time counted"),
+        row("lookahead-endgames", "exact endgames: spread gained over greedy end play",
+            statistics.mean(gains), "points",
+            note=f"solver better in {sum(g > 0 for g in gains)}, worse in "
+            f"{sum(g < 0 for g in gains)} of {len(gains)} (it assumes a best-playing "
+            "opponent; the opponent plays greedily)"),
+    ]
 
 
 def endgame_gain_rows(engine) -> list[dict]:
@@ -93,4 +186,4 @@ def run() -> list[dict]:
         return [row("lookahead-matches", "look-ahead matches", None, "",
                     note="numba is not installed: pip install wordpack[fast]")]
     engine = move_engine(crossword_game(GAME), compiled=True)
-    return endgame_gain_rows(engine) + sim_match_rows()
+    return endgame_gain_rows(engine) + exact_endgame_rows(engine) + sim_match_rows()

@@ -15,8 +15,8 @@ import pytest
 
 from crossword_support import GAMES, fixture_game, game_with_words, selfplay_positions
 from endgame_oracle import line_value, minimax
-from lookup.crossword.endgame import EndgameSearch, solve_endgame
-from lookup.crossword.engine import MoveEngine, move_engine
+from lookup.crossword.endgame import EndgameSearch, KernelSearch, line_moves, solve_endgame
+from lookup.crossword.engine import MoveEngine, move_engine, numba_available
 from lookup.errors import BadInput
 
 FULL_ENDGAMES = 300
@@ -151,6 +151,68 @@ def test_a_node_budget_stops_after_the_last_round_it_covers(game):
     first = solve_endgame(engine, board, rack, other, nodes=1, checked=False)
     assert first.plies == 1  # the first round always finishes
     assert solve_endgame(engine, board, rack, other, nodes=full.nodes, checked=False).exact
+
+
+def kernel_agrees(engine, board, rack, other, scoreless=0, plies=None):
+    """The kernel's search (KernelSearch) against EndgameSearch: the same value, exactness,
+    depth and nodes (the same tree: same order, same table, same horizon), and an exact line
+    worth the value; to the end, also against plain minimax.
+    """
+    label = f"{engine.cw.id} racks {rack!r} {other!r} compiled {engine.compiled}"
+    racks = [engine.rack_counts(r, board) for r in (rack, other)]
+    python = EndgameSearch(engine, engine.cells(board), racks, scoreless)
+    kernel = KernelSearch(engine, engine.cells(board), racks, scoreless)
+    expected = python.solve(plies=plies)
+    value, line, exact, depth = kernel.solve(plies=plies)
+    assert (value, exact, depth, kernel.nodes) == (expected[0], expected[2], expected[3],
+                                                    python.nodes), label
+    if exact:
+        moves = line_moves(engine, board, line)
+        assert line_value(engine.cw, moves, (rack, other), scoreless) == value, label
+    if plies is None:
+        assert value == minimax(engine, board, (rack, other), scoreless, memo={}), label
+
+
+KERNEL_GAMES = [game for game in GAMES if game != "erudit-ru"]  # repeat_words: the kernel's
+
+
+@pytest.mark.parametrize("game", KERNEL_GAMES)
+def test_kernel_search_on_cpython_equals_the_python_search_and_minimax(game):
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    for board, rack, other in fixture_endgames(game, 6):
+        kernel_agrees(engine, board, rack, other)
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba is not installed")
+@pytest.mark.parametrize("game", KERNEL_GAMES)
+def test_compiled_kernel_search_equals_the_python_search_and_minimax(game):
+    engine = MoveEngine(fixture_game(game), compiled=True)
+    for board, rack, other in fixture_endgames(game, 6):
+        kernel_agrees(engine, board, rack, other)
+        kernel_agrees(engine, board, rack, other, scoreless=engine.cw.rules.
+                      scoreless_turns_end - 2)
+
+
+@pytest.mark.skipif(not numba_available(), reason="numba is not installed")
+def test_compiled_kernel_equals_the_python_search_on_full_racks_by_depth():
+    # Full racks as dealt (the fixture self-play positions with the bag empty), each depth
+    # searched both ways: cut rounds too give the same values, nodes and exactness.
+    game = "scrabble-en"
+    engine = MoveEngine(fixture_game(game), compiled=True)
+    cw = engine.cw
+    positions = [p for p in selfplay_positions(game) if not p["bag"]][:3]
+    for position in positions:
+        board = cw.parse_board(position["board"])
+        other = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(position["rack"])))
+        for plies in (1, 2, 3):
+            kernel_agrees(engine, board, position["rack"], other, plies=plies)
+
+
+def test_the_kernel_refuses_a_game_without_repeated_words():
+    engine = MoveEngine(fixture_game("erudit-ru"), compiled=False)
+    board = engine.cw.parse_board("\n".join("." * 15 for _ in range(15)))
+    with pytest.raises(ValueError, match="forbids repeated words"):
+        KernelSearch(engine, engine.cells(board), [engine.empty_rack(), engine.empty_rack()])
 
 
 def test_bad_input_is_one_line():

@@ -22,14 +22,17 @@ each rack's value taken from its owner. With the bag empty no exchange is allowe
 by the depth is worth 0 from the cut on; `exact` says no line was cut.
 """
 
+import functools
 import random
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from lookup.crossword import endgame_kernel
 from lookup.crossword.board import BLANK, Board
 from lookup.crossword.engine_kernel import (
+    P_RACK_SIZE,
     R_BLANKS,
     R_DIRECTION,
     R_LEAVE,
@@ -384,6 +387,356 @@ class EndgameSearch:
         return found
 
 
+# The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
+KERNEL_FUNCTIONS = ("move_width", "record_move", "copy_move", "same_move", "placed_value",
+                    "apply_move", "take_back", "table_home", "table_find", "table_store",
+                    "_merge_sort", "list_moves", "_horizon", "_cache_find", "run")
+# Nodes between two readings of the clock (each a return from the compiled search).
+_SLICE_NODES = 2048
+# Deepest round of the kernel's search (its frames).
+_MAX_PLIES = 250
+
+
+def _kernel(compiled: bool) -> dict:
+    """The kernel's functions: compiled against the compiled engine, or the CPython source."""
+    if compiled:
+        from lookup.crossword.engine_numba import compiled_extension
+
+        return compiled_extension(endgame_kernel, KERNEL_FUNCTIONS)
+    return {name: getattr(endgame_kernel, name) for name in KERNEL_FUNCTIONS}
+
+
+class _Workspace:
+    """The kernel search's storage for one engine, reused by every search (a new generation
+    frees the table and the move-list cache): Zobrist keys, the transposition table, the
+    move-list cache and arena, the frames and the working buffers.
+
+    Sizes (compiled / CPython): table 2^19 / 2^12 slots, cache 2^17 / 2^10 lists, arena
+    2^20 / 2^14 moves; a records buffer or arena that proves too small grows.
+    """
+
+    def __init__(self, engine):
+        self.engine = engine
+        self.compiled = engine.compiled
+        self.kernel = _kernel(engine.compiled)
+        params = engine._constants[0]
+        self.width = int(params[P_RACK_SIZE]) + endgame_kernel.MOVE_FIELDS
+        table_bits, cache_bits, arena_bits = (19, 17, 20) if self.compiled else (12, 10, 14)
+        rng = random.Random(_ZOBRIST_SEED)
+        size = engine.size
+        self.per_rack = max(engine.cw.rules.rack_size, 16) + 1
+        limit = engine.cw.rules.scoreless_turns_end
+        cell_codes = endgame_kernel.CELL_CODES
+        self.z_cell = self.ints([rng.getrandbits(63) for _ in range(size * size * cell_codes)])
+        self.z_tile = self.ints([rng.getrandbits(63) for _ in range(cell_codes * self.per_rack)])
+        self.z_side = self.ints([0, rng.getrandbits(63)])
+        self.z_scoreless = self.ints([rng.getrandbits(63) for _ in range(limit + 1)])
+        slots = 1 << table_bits
+        self.keys = self.zeros(3 * slots)
+        self.info = self.zeros(endgame_kernel.TABLE_INFO * slots)
+        self.table_moves = self.zeros(self.width * slots)
+        self.list_keys = self.zeros(2 * (1 << cache_bits))
+        self.list_info = self.zeros(3 * (1 << cache_bits))
+        self.arena = self.zeros(self.width << arena_bits)
+        self.frames = self.zeros(endgame_kernel.FRAME * (_MAX_PLIES + 2))
+        self.current, self.best_moves, self.first_moves = (
+            self.zeros(self.width * (_MAX_PLIES + 2)) for _ in range(3))
+        self.grow_records(256)
+        self.no_keys, self.no_values = self.zeros(0), self.floats(0)
+        self.out_keys, self.out_values = self.zeros(8), self.floats(8)
+        self.generation = 0
+        self.list_generation = 0
+
+    def ints(self, values):
+        return np.asarray(values, dtype=np.int64) if self.compiled else [int(v) for v in values]
+
+    def zeros(self, n: int):
+        return np.zeros(n, dtype=np.int64) if self.compiled else [0] * n
+
+    def floats(self, n: int):
+        return np.zeros(n, dtype=np.float64) if self.compiled else [0.0] * n
+
+    def grow_records(self, count: int) -> None:
+        """Room for the plays of a position with `count` of them."""
+        self.records = self.zeros(count * self.engine.width)
+        self.equity = self.floats(2)
+        self.scratch = self.zeros(count * self.width)
+        self.sort_keys, self.sort_order, self.sort_spare = (self.zeros(count) for _ in range(3))
+
+    def grow_arena(self) -> None:
+        bigger = self.zeros(2 * len(self.arena))
+        bigger[:len(self.arena)] = self.arena
+        self.arena = bigger
+
+
+@functools.cache
+def _workspace(engine) -> _Workspace:
+    return _Workspace(engine)
+
+
+class KernelSearch:
+    """EndgameSearch run by the compiled kernel (lookup/crossword/endgame_kernel.py): the same
+    search, values and `solve`, its nodes in one compiled loop.
+
+    The game must allow words again (repeat_words): the kernel lists plays without asking
+    which words the board holds. The line is read back after the search: from each position
+    of an exact search, the first move (the table's first, then the search's order) whose
+    value, solved again to the end from the position it leads to, gives the position's value
+    (the table makes these solves quick); after a search cut by depth or time, the table's
+    moves.
+
+    Args:
+        engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
+    """
+
+    def __init__(self, engine, cells, racks, scoreless: int = 0):
+        if not engine.cw.rules.repeat_words:
+            raise ValueError(f"{engine.cw.id} forbids repeated words: use EndgameSearch")
+        self.engine = engine
+        self.space = space = _workspace(engine)
+        space.generation += 1
+        self.generation = space.generation  # a fresh table: the same result every time
+        self.cells = [int(c) for c in cells]
+        self.racks = [[int(n) for n in rack] for rack in racks]
+        if max(max(rack) for rack in self.racks) >= space.per_rack:
+            raise BadInput("a rack holds more copies of one tile than the solver handles")
+        self.scoreless = scoreless
+        self.limit = engine.cw.rules.scoreless_turns_end
+        self.values = engine.values
+        self.state = space.zeros(endgame_kernel.STATE)
+        self.nodes = 0
+        self.deadline = None
+        self.node_limit = _NO_NODE_LIMIT
+        self.root_move = None  # the last finished round's move, packed
+        self._work_cells = space.zeros(len(self.cells))
+        self._work_racks = space.zeros(2 * endgame_kernel.CODES)
+
+    def _rack_total(self, rack) -> int:
+        return sum(self.values[code] * n for code, n in enumerate(rack) if code and n)
+
+    def _set_position(self, cells, racks) -> None:
+        """Load a position into the kernel's working arrays and state."""
+        space, state, codes = self.space, self.state, endgame_kernel.CODES
+        self._work_cells[:] = cells
+        board_z = 0
+        for square, code in enumerate(cells):
+            if code:
+                board_z ^= int(space.z_cell[square * endgame_kernel.CELL_CODES + code])
+        state[endgame_kernel.S_BOARD_Z] = board_z
+        for side, rack in enumerate(racks):
+            self._work_racks[side * codes:(side + 1) * codes] = rack
+            rack_z = 0
+            for code, n in enumerate(rack):
+                for copy in range(1, n + 1):
+                    rack_z ^= int(space.z_tile[code * space.per_rack + copy])
+            state[endgame_kernel.S_RACK_Z + side] = rack_z
+            state[endgame_kernel.S_RACK_VALUE + side] = self._rack_total(rack)
+            state[endgame_kernel.S_TILES_LEFT + side] = sum(rack)
+
+    def _root(self, cells, racks, side: int, depth: int, alpha: int, beta: int,
+              scoreless: int):
+        """(value, cuts) of a search of `side` to move from a position, or None when the
+        node or time budget ran out first.
+        """
+        space, state, k = self.space, self.state, endgame_kernel
+        if depth > _MAX_PLIES:
+            raise BadInput(f"an endgame search deeper than {_MAX_PLIES} plies")
+        if space.list_generation != state[k.S_LIST_GENERATION] or \
+                state[k.S_ARENA_TOP] > state[k.S_KEEP_LIMIT]:
+            # A full cache starts afresh between searches (no frame holds a list then).
+            space.list_generation += 1
+            state[k.S_ARENA_TOP] = 0
+        self._set_position(cells, racks)
+        state[k.S_LIMIT] = self.limit
+        state[k.S_GENERATION] = self.generation
+        state[k.S_LIST_GENERATION] = space.list_generation
+        state[k.S_DEPTH_PER_RACK] = space.per_rack
+        state[k.S_KEEP_LIMIT] = 3 * len(space.arena) // 4
+        state[k.S_PLY] = 0
+        state[k.S_MODE] = k.MODE_ENTER
+        state[k.S_E_SIDE], state[k.S_E_DEPTH] = side, depth
+        state[k.S_E_ALPHA], state[k.S_E_BETA] = alpha, beta
+        state[k.S_E_SCORELESS] = scoreless
+        cuts_before = int(state[k.S_CUTS])
+        run = space.kernel["run"]
+        constants = self.engine._constants
+        while True:
+            state[k.S_NODES] = self.nodes
+            state[k.S_PAUSE_AT] = min(self.nodes + _SLICE_NODES, self.node_limit)
+            status = run(*constants, self._work_cells, self._work_racks, space.z_cell,
+                         space.z_tile, space.z_side, space.z_scoreless, space.keys, space.info,
+                         space.table_moves, space.list_keys, space.list_info, space.arena,
+                         space.frames, space.current, space.best_moves, space.first_moves,
+                         space.records, space.equity, space.scratch, space.sort_keys,
+                         space.sort_order, space.sort_spare, space.no_keys, space.no_values,
+                         space.out_keys, space.out_values, state)
+            self.nodes = int(state[k.S_NODES])
+            if status == k.DONE:
+                return int(state[k.S_RET]), int(state[k.S_CUTS]) - cuts_before
+            if status == k.NEED_RECORDS:
+                space.grow_records(2 * int(state[k.S_NEED]))
+            elif status == k.NEED_ARENA:
+                space.grow_arena()
+                state[k.S_KEEP_LIMIT] = 3 * len(space.arena) // 4
+            elif self.nodes >= self.node_limit or (self.deadline is not None
+                                                   and time.perf_counter() > self.deadline):
+                return None
+
+    def solve(self, plies: int | None = None, seconds: float | None = None,
+              nodes: int | None = None):
+        """EndgameSearch.solve: (value, line, exact, depth) of the deepest finished round."""
+        found = None
+        depth = 1
+        started = time.perf_counter()
+        while True:
+            self.deadline = None if seconds is None or found is None else started + seconds
+            self.node_limit = _NO_NODE_LIMIT if nodes is None or found is None else nodes
+            searched = self._root(self.cells, self.racks, 0, depth, -_INFINITY, _INFINITY,
+                                  self.scoreless)
+            if searched is None:
+                break
+            value, cuts = searched
+            found = (value, not cuts, depth)
+            self.root_move = self._table_move(self.cells, self.racks, 0, self.scoreless)
+            if not cuts or (plies is not None and depth >= plies) or depth >= _MAX_PLIES:
+                break
+            depth += 1
+        self.deadline, self.node_limit = None, _NO_NODE_LIMIT
+        value, exact, depth = found
+        searched = self.nodes
+        line = self._line(value, exact, depth)
+        self.nodes = searched  # the search's nodes, not the line's
+        return value, line, exact, depth
+
+    # --- the line, read back -------------------------------------------------------------
+    def _exact_value(self, cells, racks, side: int, scoreless: int) -> int:
+        """The value of a position for `side` to move, solved to the end."""
+        depth = 1
+        while True:
+            value, cuts = self._root(cells, racks, side, depth, -_INFINITY, _INFINITY,
+                                     scoreless)
+            if not cuts or depth >= _MAX_PLIES:
+                return value
+            depth += 1
+
+    def _table_move(self, cells, racks, side: int, scoreless: int):
+        """The new tiles (packed as in the kernel) of the table's move of a position, or None."""
+        space, k = self.space, endgame_kernel
+        self._set_position(cells, racks)
+        state = self.state
+        k0 = int(state[k.S_BOARD_Z]) ^ int(space.z_side[side]) ^ int(space.z_scoreless[scoreless])
+        slot = space.kernel["table_find"](space.keys, space.info, self.generation, k0,
+                                          int(state[k.S_RACK_Z]), int(state[k.S_RACK_Z + 1]))
+        if slot < 0:
+            return None
+        at = slot * space.width
+        placed = int(space.table_moves[at + k.M_PLACED])
+        return tuple(int(v) for v in space.table_moves[at + k.MOVE_FIELDS:
+                                                       at + k.MOVE_FIELDS + max(placed, 0)])
+
+    def _moves(self, cells, rack, side: int, scoreless: int, racks, first=None):
+        """The side's plays and the pass as (record tuple or PASS, new tiles), the table's move
+        (or `first`, new tiles packed) first, then the plays going out, then by score.
+        """
+        engine = self.engine
+        kernel_cells = np.asarray(cells, dtype=np.int64) if engine.compiled else list(cells)
+        kernel_rack = np.asarray(rack, dtype=np.int64) if engine.compiled else list(rack)
+        out, count = engine.search_cells(kernel_cells, kernel_rack)
+        width = engine.width
+        rows = out[:count * width]
+        if engine.compiled:
+            rows = rows.tolist()
+        plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
+                 for at in range(0, count * width, width)]
+        plays.sort(key=lambda play: (play[R_LEAVE] != EMPTY_LEAVE, -play[R_SCORE]))
+        moves = [(play, play_tiles(play, cells, self.size)) for play in plays] + [(PASS, [])]
+        if first is None:
+            first = self._table_move(cells, racks, side, scoreless)
+        if first is not None:
+            for at, (_play, placed) in enumerate(moves):
+                if _packed(placed) == first:
+                    moves.insert(0, moves.pop(at))
+                    break
+        return moves
+
+    @property
+    def size(self) -> int:
+        """Squares per side of the board."""
+        return self.engine.size
+
+    def _table_line(self, depth: int) -> tuple:
+        """The table's moves from the root, at most `depth` of them, up to the first position
+        the table does not hold or whose move ends the game: the line of a search cut by
+        depth or time (which no re-solve could confirm within its budget).
+        """
+        cells = list(self.cells)
+        racks = [list(rack) for rack in self.racks]
+        side, scoreless = 0, self.scoreless
+        line = []
+        while len(line) < depth:
+            first = self.root_move if not line else self._table_move(cells, racks, side,
+                                                                      scoreless)
+            if first is None:
+                break
+            moves = self._moves(cells, racks[side], side, scoreless, racks, first)
+            play, placed = moves[0]
+            if _packed(placed) != first:
+                break
+            line.append(play)
+            score = play[R_SCORE] if placed else 0
+            if placed and len(placed) == sum(racks[side]):
+                break
+            scoreless = 0 if score else scoreless + 1
+            if scoreless >= self.limit:
+                break
+            for square, code, tile in placed:
+                cells[square] = code
+                racks[side][tile] -= 1
+            side = 1 - side
+        return tuple(line)
+
+    def _line(self, value: int, exact: bool, depth: int) -> tuple:
+        """The principal variation (class docstring) as record tuples and PASS."""
+        if not exact:
+            return self._table_line(depth)
+        cells = list(self.cells)
+        racks = [list(rack) for rack in self.racks]
+        side, scoreless = 0, self.scoreless
+        line = []
+        while True:
+            other = 1 - side
+            rack_values = [self._rack_total(rack) for rack in racks]
+            for play, placed in self._moves(cells, racks[side], side, scoreless, racks):
+                score = play[R_SCORE] if placed else 0
+                after = 0 if score else scoreless + 1
+                child = None
+                if placed and len(placed) == sum(racks[side]):
+                    worth = score + 2 * rack_values[other]
+                elif after >= self.limit:
+                    kept = rack_values[side] - sum(self.values[tile] for _s, _c, tile in placed)
+                    worth = score - kept + rack_values[other]
+                else:
+                    child = [list(cells), [list(rack) for rack in racks]]
+                    for square, code, tile in placed:
+                        child[0][square] = code
+                        child[1][side][tile] -= 1
+                    worth = score - self._exact_value(*child, other, after)
+                if worth == value:
+                    break
+            else:  # pragma: no cover - the value is the best move's: one of them gives it
+                raise AssertionError(f"no move gives the endgame's value {value}")
+            line.append(play)
+            if child is None:
+                return tuple(line)
+            cells, racks = child
+            value, side, scoreless = score - value, other, after
+
+
+def _packed(placed) -> tuple:
+    """New tiles (play_tiles) packed as lookup/crossword/endgame_kernel.py packs them."""
+    return tuple((square << 16) | (code << 8) | tile for square, code, tile in placed)
+
+
 def check_endgame(cw, board: Board, rack: str, opponent_rack: str) -> None:
     """Refuse an endgame the game cannot reach: bad or empty racks, racks that together with
     the board hold more tiles than the set, or a bag that is not empty (the board and both
@@ -420,6 +773,15 @@ def check_budget(seconds=None, plies=None, iterations=None, nodes=None) -> None:
             raise BadInput(f"{name} must be positive, not {value}")
 
 
+def endgame_search(engine, cells, racks, scoreless: int = 0):
+    """The search for a position: the compiled kernel's (KernelSearch) on the compiled engine
+    when the game allows repeated words, else EndgameSearch.
+    """
+    if engine.compiled and engine.cw.rules.repeat_words:
+        return KernelSearch(engine, cells, racks, scoreless)
+    return EndgameSearch(engine, cells, racks, scoreless)
+
+
 def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
                   seconds: float | None = None, plies: int | None = None, scoreless: int = 0,
                   checked: bool = True, nodes: int | None = None) -> EndgameResult:
@@ -443,10 +805,9 @@ def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
     check_budget(seconds=seconds, plies=plies, nodes=nodes)
     if checked:
         check_endgame(engine.cw, board, rack, opponent_rack)
-    search = EndgameSearch(engine, engine.cells(board),
-                           [engine.rack_counts(rack, board), engine.rack_counts(opponent_rack,
-                                                                                board)],
-                           scoreless)
+    search = endgame_search(engine, engine.cells(board),
+                            [engine.rack_counts(rack, board),
+                             engine.rack_counts(opponent_rack, board)], scoreless)
     started = time.perf_counter()
     value, line, exact, depth = search.solve(plies=plies, seconds=seconds, nodes=nodes)
     return EndgameResult(int(value), line_moves(engine, board, line), exact, depth,

@@ -1,0 +1,617 @@
+"""The endgame kernel: lookup/crossword/endgame.py's negamax, written for the compiled engine.
+
+The same search as EndgameSearch (negamax, alpha-beta, a transposition table keyed by Zobrist
+hashes, the table's move first, then the plays that go out, then the rest by score, the pass
+last; the horizon one ply above the depth cut answered by one best-play search), in the subset
+of Python numba compiles, like lookup/crossword/engine_kernel.py: flat int64 arrays, no objects,
+no recursion. lookup/crossword/engine_numba.compiled_extension compiles it against the compiled
+move engine; CPython runs the same source (tests/test_endgame.py compares both with
+EndgameSearch and with plain minimax).
+
+The search keeps its whole state in arrays (`state`, the frames of an explicit stack), so
+`run` can stop after a number of nodes and resume where it stopped: the caller reads the clock
+between slices (numba cannot), grows a buffer that was too small and calls again.
+
+A move (in the move lists, the frames and the table) is MOVE_FIELDS + rack size int64s: its
+score, the number of tiles it places (0: the pass, -1: no move) and each new tile packed as
+square << 16 | cell code << 8 | rack code (the rack code 0 for a blank), in the order of
+lookup/crossword/endgame.play_tiles.
+
+Zobrist keys are 63-bit, so CPython's ints and numba's int64 give the same table slots.
+"""
+
+from lookup.crossword.board import LETTER_MASK
+from lookup.crossword.engine_kernel import (
+    ALL_PLAYS,
+    BEST_PLAY,
+    P_RACK_SIZE,
+    P_SIZE,
+    R_BLANKS,
+    R_DIRECTION,
+    R_LEAVE,
+    R_LENGTH,
+    R_LINE,
+    R_SCORE,
+    R_START,
+    RECORD_FIELDS,
+    fill_leave_table,
+    int_array,
+    search,
+)
+from lookup.crossword.tiles import EMPTY_LEAVE
+
+INFINITY = 1 << 30
+# Depth of a table entry whose value no depth cut touched: valid for every search.
+COMPLETE = 1 << 20
+EXACT = 0
+LOWER = 1
+UPPER = 2
+
+CODES = LETTER_MASK + 1  # rack counts per side
+CELL_CODES = 2 * CODES  # cell codes, blanks included (Zobrist rows per square)
+
+# Results of run.
+DONE = 0
+PAUSED = 1  # the node budget of the slice is spent; call again to go on
+NEED_RECORDS = 2  # the records buffer is too small for a position's plays
+NEED_ARENA = 3  # the move-list arena is full
+
+# state: the search's scalars.
+S_NODES = 0
+S_CUTS = 1  # nodes whose value a depth cut touched
+S_PLY = 2  # frames on the stack
+S_MODE = 3
+S_RET = 4  # the value returned to the top frame (MODE_RETURN), the root's at DONE
+S_PAUSE_AT = 5  # run pauses before entering a node once S_NODES reaches it
+S_LIMIT = 6  # scoreless turns that end the game
+S_BOARD_Z = 7
+S_RACK_Z = 8  # two: side 0, side 1
+S_RACK_VALUE = 10  # two
+S_TILES_LEFT = 12  # two
+S_ARENA_TOP = 14  # first free move slot of the arena
+S_KEEP_LIMIT = 15  # move lists are kept (cached) while the arena top is below this
+S_KEPT = 16  # move lists kept in the cache
+S_GENERATION = 17  # table entries of other generations are free
+S_DEPTH_PER_RACK = 18  # Zobrist rows per tile code (copies 1..n of a tile)
+S_E_SIDE = 19  # the node to enter (MODE_ENTER)
+S_E_DEPTH = 20
+S_E_ALPHA = 21
+S_E_BETA = 22
+S_E_SCORELESS = 23
+S_NEED = 24  # with NEED_RECORDS: the records wanted
+S_LIST_GENERATION = 25  # cache entries of other generations are free
+STATE = 26
+
+MODE_ENTER = 0
+MODE_STEP = 1
+MODE_RETURN = 2
+
+# Frame fields (one frame per node being searched).
+F_SIDE = 0
+F_DEPTH = 1
+F_ALPHA = 2
+F_BETA = 3
+F_SCORELESS = 4
+F_KEY0 = 5
+F_KEY1 = 6
+F_KEY2 = 7
+F_WINDOW_LOW = 8
+F_BEST = 9
+F_CUTS_BEFORE = 10
+F_STEP = 11  # -1: the table's move next; 0..count-1: the list; count: the pass; count+1: done
+F_LIST = 12  # arena slot of the move list, -1 before it is listed
+F_COUNT = 13
+F_TEMPORARY = 14  # the list is not cached: the arena top goes back to F_LIST on exit
+F_SAVED_BOARD_Z = 15
+F_SAVED_RACK_Z = 16
+F_SAVED_RACK_VALUE = 17
+F_SAVED_TILES_LEFT = 18
+F_APPLIED = 19  # the current move's tiles are on the board (undone on return)
+FRAME = 20
+
+# Move fields.
+M_SCORE = 0
+M_PLACED = 1  # tiles placed; 0 the pass, -1 no move
+MOVE_FIELDS = 2
+
+# Table entry fields (`info`), beside three key words per slot.
+T_GENERATION = 0
+T_DEPTH = 1
+T_FLAG = 2
+T_VALUE = 3
+TABLE_INFO = 4
+TABLE_PROBES = 4
+
+
+def move_width(params):
+    """Int64s per move: MOVE_FIELDS + the rack size."""
+    return MOVE_FIELDS + params[P_RACK_SIZE]
+
+
+def record_move(record, at, cells, size, moves, m):
+    """Write the move of the engine record at record[at:] (lookup/crossword/engine_kernel.py) at
+    moves[m:]: its score, tile count and new tiles (endgame.play_tiles).
+    """
+    line = record[at + R_LINE]
+    start = record[at + R_START]
+    if record[at + R_DIRECTION] == 0:
+        square = line * size + start
+        step = 1
+    else:
+        square = start * size + line
+        step = size
+    bits = record[at + R_BLANKS]
+    placed = 0
+    for q in range(record[at + R_LENGTH]):
+        if not cells[square]:
+            code = record[at + RECORD_FIELDS + q]
+            if (bits >> q) & 1:
+                packed = (square << 16) | ((code | CODES) << 8)
+            else:
+                packed = (square << 16) | (code << 8) | code
+            moves[m + MOVE_FIELDS + placed] = packed
+            placed += 1
+        square += step
+    moves[m + M_SCORE] = record[at + R_SCORE]
+    moves[m + M_PLACED] = placed
+
+
+def copy_move(source, s, target, t, width):
+    """Copy the move at source[s:] to target[t:]."""
+    for k in range(width):
+        target[t + k] = source[s + k]
+
+
+def same_move(a, i, b, j):
+    """Whether two moves are the same (score, tiles and squares)."""
+    placed = a[i + M_PLACED]
+    if placed != b[j + M_PLACED] or a[i + M_SCORE] != b[j + M_SCORE]:
+        return False
+    for k in range(MOVE_FIELDS, MOVE_FIELDS + placed):
+        if a[i + k] != b[j + k]:
+            return False
+    return True
+
+
+def placed_value(values, moves, m):
+    """The value of the rack tiles a move places."""
+    total = 0
+    for k in range(moves[m + M_PLACED]):
+        total += values[moves[m + MOVE_FIELDS + k] & 255]
+    return total
+
+
+def apply_move(state, cells, racks, z_cell, z_tile, values, side, moves, m):
+    """Put a move's tiles down from `side`'s rack, updating the hashes, value and count."""
+    per_rack = state[S_DEPTH_PER_RACK]
+    board_z = state[S_BOARD_Z]
+    rack_z = state[S_RACK_Z + side]
+    placed = moves[m + M_PLACED]
+    for k in range(placed):
+        packed = moves[m + MOVE_FIELDS + k]
+        square = packed >> 16
+        code = (packed >> 8) & 255
+        tile = packed & 255
+        cells[square] = code
+        board_z ^= z_cell[square * CELL_CODES + code]
+        count = racks[side * CODES + tile]
+        rack_z ^= z_tile[tile * per_rack + count]
+        racks[side * CODES + tile] = count - 1
+        state[S_RACK_VALUE + side] -= values[tile]
+    state[S_BOARD_Z] = board_z
+    state[S_RACK_Z + side] = rack_z
+    state[S_TILES_LEFT + side] -= placed
+
+
+def take_back(cells, racks, side, moves, m):
+    """Lift a move's tiles back onto `side`'s rack (the caller restores hashes and counts)."""
+    for k in range(moves[m + M_PLACED]):
+        packed = moves[m + MOVE_FIELDS + k]
+        cells[packed >> 16] = 0
+        racks[side * CODES + (packed & 255)] += 1
+
+
+def table_home(k0, k1, k2, mask):
+    """The first slot a key probes."""
+    return (k0 ^ (k1 >> 5) ^ (k2 >> 11) ^ (k2 << 3)) & mask
+
+
+def table_find(keys, info, generation, k0, k1, k2):
+    """The slot holding key (k0, k1, k2), or -1."""
+    mask = len(info) // TABLE_INFO - 1
+    home = table_home(k0, k1, k2, mask)
+    for probe in range(TABLE_PROBES):
+        s = (home + probe) & mask
+        if info[s * TABLE_INFO + T_GENERATION] != generation:
+            return -1
+        if keys[3 * s] == k0 and keys[3 * s + 1] == k1 and keys[3 * s + 2] == k2:
+            return s
+    return -1
+
+
+def table_store(keys, info, table_moves, width, generation, k0, k1, k2, depth, flag, value,
+                moves, m):
+    """Store an entry (the move at moves[m:]) in the key's slot, else a free slot near its
+    home, else over the home slot's entry.
+    """
+    mask = len(info) // TABLE_INFO - 1
+    home = table_home(k0, k1, k2, mask)
+    slot = home
+    for probe in range(TABLE_PROBES):
+        s = (home + probe) & mask
+        if info[s * TABLE_INFO + T_GENERATION] != generation or (
+                keys[3 * s] == k0 and keys[3 * s + 1] == k1 and keys[3 * s + 2] == k2):
+            slot = s
+            break
+    keys[3 * slot] = k0
+    keys[3 * slot + 1] = k1
+    keys[3 * slot + 2] = k2
+    info[slot * TABLE_INFO + T_GENERATION] = generation
+    info[slot * TABLE_INFO + T_DEPTH] = depth
+    info[slot * TABLE_INFO + T_FLAG] = flag
+    info[slot * TABLE_INFO + T_VALUE] = value
+    copy_move(moves, m, table_moves, slot * width, width)
+
+
+def _merge_sort(order, keys, spare, n):
+    """Sort order[0:n] by keys[order[i]], stably (bottom-up merge sort through `spare`)."""
+    run = 1
+    while run < n:
+        lo = 0
+        while lo < n:
+            mid = min(lo + run, n)
+            hi = min(lo + 2 * run, n)
+            i = lo
+            j = mid
+            k = lo
+            while i < mid and j < hi:
+                if keys[order[j]] < keys[order[i]]:
+                    spare[k] = order[j]
+                    j += 1
+                else:
+                    spare[k] = order[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                spare[k] = order[i]
+                i += 1
+                k += 1
+            while j < hi:
+                spare[k] = order[j]
+                j += 1
+                k += 1
+            lo = hi
+        for k in range(n):
+            order[k] = spare[k]
+        run *= 2
+
+
+def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
+               side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
+               sort_spare, arena, at, width, state):
+    """List `side`'s plays at arena[at:], going out first, then by score, each group in the
+    engine's order (EndgameSearch._plays). Returns how many, or -1 when `records` is too small
+    (state[S_NEED] then says how many records the position has) and -2 when the arena is.
+    """
+    size = params[P_SIZE]
+    record_width = RECORD_FIELDS + size
+    rack = racks[side * CODES:(side + 1) * CODES]
+    count = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
+                   no_keys, no_values, 0.0, ALL_PLAYS, records, equity)
+    if count * record_width > len(records) or count > len(sort_keys):
+        state[S_NEED] = count
+        return -1
+    if at + count * width > len(arena) or count * width > len(scratch):
+        return -2
+    for i in range(count):
+        record_move(records, i * record_width, cells, size, scratch, i * width)
+        out = 0 if records[i * record_width + R_LEAVE] == EMPTY_LEAVE else 1
+        sort_keys[i] = out * INFINITY - records[i * record_width + R_SCORE]
+        sort_order[i] = i
+    _merge_sort(sort_order, sort_keys, sort_spare, count)
+    for i in range(count):
+        copy_move(scratch, sort_order[i] * width, arena, at + i * width, width)
+    return count
+
+
+def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
+             state, side, beta, k0, k1, k2, first, f_at, records, equity, out_keys, out_values,
+             keys, info, table_moves, width, best_move, b_at):
+    """The value of a node one ply above the depth cut (EndgameSearch._horizon): the side's
+    best play's score, plus twice the other rack for a play that goes out, or 0; or, when the
+    table's move `first` (at first[f_at:]) already reaches `beta`, that lower bound.
+    """
+    generation = state[S_GENERATION]
+    bonus = 2 * state[S_RACK_VALUE + 1 - side]
+    low = 0
+    placed = first[f_at + M_PLACED]
+    if placed > 0:
+        goes_out = placed == state[S_TILES_LEFT + side]
+        low = first[f_at + M_SCORE] + bonus if goes_out else first[f_at + M_SCORE]
+        if low >= beta and goes_out:
+            table_store(keys, info, table_moves, width, generation, k0, k1, k2, COMPLETE, LOWER,
+                        low, first, f_at)
+            return low
+    if low >= beta:
+        state[S_CUTS] += 1
+        table_store(keys, info, table_moves, width, generation, k0, k1, k2, 1, LOWER, low,
+                    first, f_at)
+        return low
+    out_keys[0] = 0
+    out_keys[1] = 0
+    out_keys[2] = 0
+    out_keys[3] = 0
+    out_keys[4] = 0
+    out_keys[5] = 0
+    out_keys[6] = 0
+    out_keys[7] = 0
+    source_keys = int_array(1)
+    source_keys[0] = EMPTY_LEAVE
+    source_values = equity[1:2]
+    source_values[0] = float(bonus)
+    fill_leave_table(source_keys, source_values, out_keys, out_values)
+    rack = racks[side * CODES:(side + 1) * CODES]
+    found = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
+                   out_keys, out_values, float(max(bonus, 0)), BEST_PLAY, records, equity)
+    best = 0
+    best_move[b_at + M_SCORE] = 0
+    best_move[b_at + M_PLACED] = 0
+    if found and equity[0] >= 0:
+        best = int(equity[0])
+        record_move(records, 0, cells, params[P_SIZE], best_move, b_at)
+    placed = best_move[b_at + M_PLACED]
+    if placed > 0 and placed == state[S_TILES_LEFT + side] and best >= beta:
+        table_store(keys, info, table_moves, width, generation, k0, k1, k2, COMPLETE, LOWER,
+                    best, best_move, b_at)
+        return best
+    state[S_CUTS] += 1
+    table_store(keys, info, table_moves, width, generation, k0, k1, k2, 1, EXACT, best,
+                best_move, b_at)
+    return best
+
+
+def _cache_find(list_keys, list_info, generation, k0, k1):
+    """The cache slot of the move list of board hash k0 and rack hash k1, or the free slot it
+    would take (list_info[slot * 3] != generation), or -1 when neither is near its home.
+    """
+    mask = len(list_keys) // 2 - 1
+    home = (k0 ^ (k1 >> 7) ^ (k1 << 2)) & mask
+    for probe in range(8):
+        s = (home + probe) & mask
+        if list_info[3 * s] != generation:
+            return s
+        if list_keys[2 * s] == k0 and list_keys[2 * s + 1] == k1:
+            return s
+    return -1
+
+
+def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
+        z_cell, z_tile, z_side, z_scoreless, keys, info, table_moves, list_keys, list_info,
+        arena, frames, current, best_moves, first_moves, records, equity, scratch, sort_keys,
+        sort_order, sort_spare, no_keys, no_values, out_keys, out_values, state):
+    """Run the search from its state (module docstring) until the root's value is known (DONE,
+    in state[S_RET]), the slice's nodes are spent (PAUSED) or a buffer is too small
+    (NEED_RECORDS, NEED_ARENA: nothing changed since the last node; grow it and call again).
+
+    Args:
+        params .. order: the move engine's constants (lookup/crossword/engine.py).
+        cells, racks: the position (lexicon codes; CODES rack counts per side), changed while
+            moves are searched and restored after.
+        z_cell, z_tile, z_side, z_scoreless: Zobrist keys by square and cell code, by tile
+            code and copy, by side, by scoreless-turn count.
+        keys, info, table_moves: the transposition table (3 key words, TABLE_INFO fields and
+            one move per slot; a power of two slots).
+        list_keys, list_info, arena: the move-list cache (board and rack hash; generation,
+            arena slot, count per slot) and the arena holding the lists.
+        frames, current, best_moves, first_moves: per frame, its fields (FRAME), the move
+            being searched, the best so far and the table's move.
+        records, equity, scratch, sort_keys, sort_order, sort_spare: working storage of a
+            move list (engine records, equities, unsorted moves, the sort).
+        no_keys, no_values: an empty leave table; out_keys, out_values: an 8-slot one.
+        state: the scalars (S_*).
+    """
+    width = move_width(params)
+    limit = state[S_LIMIT]
+    generation = state[S_GENERATION]
+    while True:
+        mode = state[S_MODE]
+        ply = state[S_PLY]
+        if mode == MODE_ENTER:
+            if state[S_NODES] >= state[S_PAUSE_AT]:
+                return PAUSED
+            state[S_NODES] += 1
+            side = state[S_E_SIDE]
+            depth = state[S_E_DEPTH]
+            alpha = state[S_E_ALPHA]
+            beta = state[S_E_BETA]
+            scoreless = state[S_E_SCORELESS]
+            k0 = state[S_BOARD_Z] ^ z_side[side] ^ z_scoreless[scoreless]
+            k1 = state[S_RACK_Z]
+            k2 = state[S_RACK_Z + 1]
+            fm = ply * width
+            first_moves[fm + M_PLACED] = -1
+            slot = table_find(keys, info, generation, k0, k1, k2)
+            if slot >= 0:
+                copy_move(table_moves, slot * width, first_moves, fm, width)
+                entry_depth = info[slot * TABLE_INFO + T_DEPTH]
+                flag = info[slot * TABLE_INFO + T_FLAG]
+                value = info[slot * TABLE_INFO + T_VALUE]
+                if entry_depth >= depth and (flag == EXACT or (flag == LOWER and value >= beta)
+                                             or (flag == UPPER and value <= alpha)):
+                    if entry_depth < COMPLETE:
+                        state[S_CUTS] += 1
+                    state[S_RET] = value
+                    state[S_MODE] = MODE_RETURN
+                    continue
+            if depth == 0:
+                state[S_CUTS] += 1
+                state[S_RET] = 0
+                state[S_MODE] = MODE_RETURN
+                continue
+            if depth == 1 and scoreless + 1 < limit:
+                state[S_RET] = _horizon(params, arcs, node_mask, values, letter_mult, word_mult,
+                                        order, cells, racks, state, side, beta, k0, k1, k2,
+                                        first_moves, fm, records, equity, out_keys, out_values,
+                                        keys, info, table_moves, width, best_moves, fm)
+                state[S_MODE] = MODE_RETURN
+                continue
+            f = ply * FRAME
+            frames[f + F_SIDE] = side
+            frames[f + F_DEPTH] = depth
+            frames[f + F_ALPHA] = alpha
+            frames[f + F_BETA] = beta
+            frames[f + F_SCORELESS] = scoreless
+            frames[f + F_KEY0] = k0
+            frames[f + F_KEY1] = k1
+            frames[f + F_KEY2] = k2
+            frames[f + F_WINDOW_LOW] = alpha
+            frames[f + F_BEST] = -INFINITY
+            frames[f + F_CUTS_BEFORE] = state[S_CUTS]
+            frames[f + F_STEP] = -1
+            frames[f + F_LIST] = -1
+            frames[f + F_COUNT] = 0
+            frames[f + F_TEMPORARY] = 0
+            frames[f + F_APPLIED] = 0
+            state[S_PLY] = ply + 1
+            state[S_MODE] = MODE_STEP
+            continue
+
+        f = (ply - 1) * FRAME if ply else 0
+        if mode == MODE_RETURN:
+            if ply == 0:
+                return DONE
+            side = frames[f + F_SIDE]
+            cm = (ply - 1) * width
+            if frames[f + F_APPLIED]:
+                take_back(cells, racks, side, current, cm)
+                state[S_BOARD_Z] = frames[f + F_SAVED_BOARD_Z]
+                state[S_RACK_Z + side] = frames[f + F_SAVED_RACK_Z]
+                state[S_RACK_VALUE + side] = frames[f + F_SAVED_RACK_VALUE]
+                state[S_TILES_LEFT + side] = frames[f + F_SAVED_TILES_LEFT]
+                frames[f + F_APPLIED] = 0
+            value = current[cm + M_SCORE] - state[S_RET]
+        else:
+            # MODE_STEP: the frame's next move; a move that ends the game has its value now.
+            side = frames[f + F_SIDE]
+            other = 1 - side
+            fm = (ply - 1) * width
+            cm = fm
+            step = frames[f + F_STEP]
+            chosen = 0
+            cut = step >= INFINITY  # a move reached beta
+            if step == -1:
+                frames[f + F_STEP] = 0
+                if first_moves[fm + M_PLACED] >= 0:
+                    copy_move(first_moves, fm, current, cm, width)
+                    chosen = 1
+                step = 0
+            if not chosen and not cut and frames[f + F_LIST] < 0:
+                k1 = state[S_RACK_Z + side]
+                lists = state[S_LIST_GENERATION]
+                slot = _cache_find(list_keys, list_info, lists, state[S_BOARD_Z], k1)
+                if slot >= 0 and list_info[3 * slot] == lists:
+                    frames[f + F_LIST] = list_info[3 * slot + 1]
+                    frames[f + F_COUNT] = list_info[3 * slot + 2]
+                else:
+                    at = state[S_ARENA_TOP]
+                    count = list_moves(params, arcs, node_mask, values, letter_mult, word_mult,
+                                       order, cells, racks, side, no_keys, no_values, records,
+                                       equity, scratch, sort_keys, sort_order, sort_spare, arena,
+                                       at, width, state)
+                    if count == -1:
+                        return NEED_RECORDS
+                    if count == -2:
+                        return NEED_ARENA
+                    frames[f + F_LIST] = at
+                    frames[f + F_COUNT] = count
+                    state[S_ARENA_TOP] = at + count * width
+                    if state[S_ARENA_TOP] > state[S_KEEP_LIMIT]:
+                        # Above the kept lists' room: freed when the frame returns (no list
+                        # above it is kept either, so none is overwritten while cached).
+                        frames[f + F_TEMPORARY] = 1
+                    elif slot >= 0:
+                        list_keys[2 * slot] = state[S_BOARD_Z]
+                        list_keys[2 * slot + 1] = k1
+                        list_info[3 * slot] = lists
+                        list_info[3 * slot + 1] = at
+                        list_info[3 * slot + 2] = count
+                        state[S_KEPT] += 1
+            if not chosen and not cut:
+                count = frames[f + F_COUNT]
+                start = frames[f + F_LIST]
+                first_placed = first_moves[fm + M_PLACED]
+                while step < count:
+                    if not (first_placed > 0 and same_move(arena, start + step * width,
+                                                           first_moves, fm)):
+                        break
+                    step += 1
+                if step < count:
+                    copy_move(arena, start + step * width, current, cm, width)
+                    frames[f + F_STEP] = step + 1
+                    chosen = 1
+                elif step == count and first_placed != 0:
+                    current[cm + M_SCORE] = 0
+                    current[cm + M_PLACED] = 0
+                    frames[f + F_STEP] = count + 1
+                    chosen = 1
+            if not chosen:
+                # Every move tried: store the node and return its value.
+                best = frames[f + F_BEST]
+                beta = frames[f + F_BETA]
+                if best <= frames[f + F_WINDOW_LOW]:
+                    flag = UPPER
+                elif best >= beta:
+                    flag = LOWER
+                else:
+                    flag = EXACT
+                stored = COMPLETE if state[S_CUTS] == frames[f + F_CUTS_BEFORE] else \
+                    frames[f + F_DEPTH]
+                table_store(keys, info, table_moves, width, generation, frames[f + F_KEY0],
+                            frames[f + F_KEY1], frames[f + F_KEY2], stored, flag, best,
+                            best_moves, fm)
+                if frames[f + F_TEMPORARY]:
+                    state[S_ARENA_TOP] = frames[f + F_LIST]
+                state[S_PLY] = ply - 1
+                state[S_RET] = best
+                state[S_MODE] = MODE_RETURN
+                continue
+            score = current[cm + M_SCORE]
+            placed = current[cm + M_PLACED]
+            if placed > 0 and placed == state[S_TILES_LEFT + side]:
+                value = score + 2 * state[S_RACK_VALUE + other]
+            else:
+                after = 0 if score else frames[f + F_SCORELESS] + 1
+                if after >= limit:
+                    kept = state[S_RACK_VALUE + side]
+                    if placed > 0:
+                        kept -= placed_value(values, current, cm)
+                    value = score - kept + state[S_RACK_VALUE + other]
+                else:
+                    alpha = frames[f + F_ALPHA]
+                    beta = frames[f + F_BETA]
+                    if placed > 0:
+                        frames[f + F_SAVED_BOARD_Z] = state[S_BOARD_Z]
+                        frames[f + F_SAVED_RACK_Z] = state[S_RACK_Z + side]
+                        frames[f + F_SAVED_RACK_VALUE] = state[S_RACK_VALUE + side]
+                        frames[f + F_SAVED_TILES_LEFT] = state[S_TILES_LEFT + side]
+                        apply_move(state, cells, racks, z_cell, z_tile, values, side, current,
+                                   cm)
+                        frames[f + F_APPLIED] = 1
+                    state[S_E_SIDE] = other
+                    state[S_E_DEPTH] = frames[f + F_DEPTH] - 1
+                    state[S_E_ALPHA] = score - beta
+                    state[S_E_BETA] = score - alpha
+                    state[S_E_SCORELESS] = after
+                    state[S_MODE] = MODE_ENTER
+                    continue
+
+        # A move's value for the frame's side: keep the best, cut at beta.
+        cm = (ply - 1) * width
+        if value > frames[f + F_BEST]:
+            frames[f + F_BEST] = value
+            copy_move(current, cm, best_moves, cm, width)
+            if value > frames[f + F_ALPHA]:
+                frames[f + F_ALPHA] = value
+                if value >= frames[f + F_BETA]:
+                    frames[f + F_STEP] = INFINITY  # no more moves
+        state[S_MODE] = MODE_STEP
