@@ -157,14 +157,23 @@ def info(args) -> int:
     With --verify, each file's size and sha256 are checked against the manifest (the loaders
     check only headers, shapes and the small lists' checksums).
     """
-    from lookup.formats import sha256_file
+    from lookup.formats import (
+        MANIFEST_EARLIEST_SUPPORTED_VERSION,
+        MANIFEST_FIELDS,
+        MANIFEST_FORMAT,
+        MANIFEST_NAME,
+        MANIFEST_VERSION,
+        sha256_file,
+    )
+    from lookup.headers import read_json_header
     from lookup.paths import artifacts_dir
 
     directory = artifacts_dir()
-    manifest_path = directory / "manifest.json"
-    if not manifest_path.is_file():
-        raise BadInput(f"{manifest_path} does not exist: run `make` to build the artifacts")
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    manifest_path = directory / MANIFEST_NAME
+    manifest = read_json_header(manifest_path, make_target="artifacts", sealed=True,
+                                format=MANIFEST_FORMAT,
+                                versions=(MANIFEST_EARLIEST_SUPPORTED_VERSION, MANIFEST_VERSION),
+                                fields=MANIFEST_FIELDS)
     entries = manifest["artifacts"]
     problems = {}
     if args.verify:

@@ -232,7 +232,10 @@ SELFPLAY_FIELDS = {"game": str, "seed": int, "games": int, "positions": list, "r
 # --- Provenance sidecars and the manifest (docs/FORMATS.md) ----------------------------------
 MANIFEST_NAME = "manifest.json"
 MANIFEST_FORMAT = "wordpack-manifest"
-MANIFEST_VERSION = 1
+# Version 2 is sealed (file_sha256).
+MANIFEST_VERSION = 2
+MANIFEST_EARLIEST_SUPPORTED_VERSION = 2
+MANIFEST_FIELDS = {"artifacts": list}
 
 # Leave tables (lookup/crossword/leaves.py): artifacts/leaves/<game>.leaves
 LEAVES_FORMAT = "leave-values"

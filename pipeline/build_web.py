@@ -7,16 +7,19 @@ server offers), each guessing game's descriptor, word lists and trees (not the f
 matrices: the readers compute feedback), the crossword games' rules (tile scores and the move
 finder) with their leave tables as leave packs (pipeline/build_web_leaves.py), and
 data/catalog.json listing them. web-manifest.json gives the bytes and sha256 of every file,
-and the files each page loads.
+and the files each page loads. Both are sealed JSON (docs/FORMATS.md "Seals"); what the site
+copies is read through the checking readers first, so a damaged input stops the build.
 """
 
 import gzip
 import hashlib
-import json
 import shutil
 from pathlib import Path
 
+from lookup.crossword.rules import load_rules
 from lookup.errors import ArtifactMissing
+from lookup.guessing.game import games_index
+from lookup.headers import sealed_json
 from lookup.paths import REPO_ROOT, built_names
 from pipeline.atomic import atomic_output
 from pipeline.build_web_leaves import PACK_SUFFIX, write_leave_pack
@@ -25,7 +28,8 @@ CLIENT_JS = REPO_ROOT / "clients" / "js"
 CLIENT_PAGE = REPO_ROOT / "clients" / "web"
 CATALOG_FORMAT = "web-catalog"
 MANIFEST_FORMAT = "web-manifest"
-WEB_VERSION = 1
+# Version 2: catalog.json and web-manifest.json are sealed.
+WEB_VERSION = 2
 GAME_FILES = ("game.json", "answers.txt", "guesses.txt", "tree.msgpack", "hard.tree.msgpack")
 # The move finder's engine (clients/js/crossword.js) and its data: the lexicon's DAWG, and the
 # leave pack it fetches after them, for equity (docs/FORMATS.md, "The move finder's data").
@@ -39,8 +43,8 @@ MOVE_FINDER_FILES = ["js/lexicon.js", "js/leaves.js", "js/msgpack.js", "js/rules
 PAGE_SHELL = ["index.html", "style.css", "app.js", "remote.js", "js/errors.js", "js/files.js"]
 PAGE_WORKER = ["worker.js"]
 PAGE_FILES = {
-    "words": PAGE_SHELL + ["js/lexicon.js", "js/rules.js", "data/catalog.json", "data/enable.dawg.gz",
-                           "data/crossword/scrabble-en.json"],
+    "words": PAGE_SHELL + ["js/lexicon.js", "js/rules.js", "data/catalog.json",
+                           "data/enable.dawg.gz", "data/crossword/scrabble-en.json"],
     "guess": PAGE_SHELL + PAGE_WORKER + ["js/guessing.js", "js/msgpack.js", "data/catalog.json"]
     + [f"data/wordle-en.{name}" for name in GAME_FILES],
     "moves": PAGE_SHELL + PAGE_WORKER + ["moves.js", "js/crossword.js", "data/catalog.json",
@@ -54,9 +58,8 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def _write_json(target: Path, data) -> None:
-    with atomic_output(target, "w") as out:
-        json.dump(data, out, ensure_ascii=False, indent=1, sort_keys=True)
-        out.write("\n")
+    with atomic_output(target) as out:
+        out.write(sealed_json(data))
 
 
 def build_web(artifacts, output) -> dict:
@@ -67,11 +70,10 @@ def build_web(artifacts, output) -> dict:
     """
     artifacts, output = Path(artifacts), Path(output)
     lexicons = built_names(artifacts / "lexicons", ".dawg")
-    games_index = artifacts / "guessing" / "games.json"
-    if not lexicons or not games_index.is_file():
+    games = games_index(artifacts / "guessing")
+    if not lexicons or not games:
         raise ArtifactMissing(f"{artifacts}: the site needs the lexicons and guessing games; "
                               "run `make lexicons guessing` first")
-    games = json.loads(games_index.read_text(encoding="utf-8"))["games"]
     if output.exists():
         shutil.rmtree(output)
     data = output / "data"
@@ -91,13 +93,13 @@ def build_web(artifacts, output) -> dict:
                 _copy(source, data / source.name)
     crossword = {}
     for game in built_names(artifacts / "crossword", ".json"):
-        rules = json.loads((artifacts / "crossword" / f"{game}.json").read_text(encoding="utf-8"))
-        if rules["lexicon"] in lexicons:
+        rules = load_rules(artifacts / "crossword" / f"{game}.json")
+        if rules.lexicon in lexicons:
             _copy(artifacts / "crossword" / f"{game}.json", data / "crossword" / f"{game}.json")
             leaves = artifacts / "leaves" / f"{game}.leaves"
             if leaves.is_file():  # equity needs it; the moves by score do not
                 write_leave_pack(leaves, data / "crossword" / f"{game}{PACK_SUFFIX}")
-            crossword[game] = {"name": rules["name"], "lexicon": rules["lexicon"]}
+            crossword[game] = {"name": rules.name, "lexicon": rules.lexicon}
     _write_json(data / "catalog.json", {
         "format": CATALOG_FORMAT, "version": WEB_VERSION, "lexicons": lexicons,
         "guessing": games, "crossword": crossword,

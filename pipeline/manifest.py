@@ -15,6 +15,7 @@ from pathlib import Path
 
 from lookup.errors import CorruptArtifact
 from lookup.formats import MANIFEST_FORMAT, MANIFEST_NAME, MANIFEST_VERSION, sha256_file
+from lookup.headers import sealed_json
 from pipeline.atomic import atomic_output
 from pipeline.provenance import meta_path
 
@@ -54,7 +55,6 @@ def build_manifest(artifacts) -> list[dict]:
             "licences": meta["licences"] or [PROJECT_LICENCE],
         })
     manifest = {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "artifacts": entries}
-    with atomic_output(artifacts / MANIFEST_NAME, "w") as handle:
-        json.dump(manifest, handle, indent=1, sort_keys=True, ensure_ascii=False)
-        handle.write("\n")
+    with atomic_output(artifacts / MANIFEST_NAME) as handle:
+        handle.write(sealed_json(manifest))
     return entries

@@ -160,7 +160,7 @@ def test_build_usage_errors(artifacts, args, message):
     ("lookup", ["anagram", "enable", "abc"], "none is built yet; run `make lexicons`"),
     ("lookup", ["moves", "scrabble-en", "--board", "nowhere.txt", "--rack", "a"],
      "board file nowhere.txt does not exist"),
-    ("lookup", ["info"], "manifest.json does not exist: run `make`"),
+    ("lookup", ["info"], "manifest.json does not exist: run `make artifacts` to build it"),
     ("lookup", ["solve", "tiny-en", "-g", "belq=0000"], "not in the allowed list"),
     ("pipeline", ["equations", "--length", "6", "--kind", "hints", "-o", "x.txt"],
      "unknown equation kind 'hints'"),

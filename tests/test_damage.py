@@ -216,3 +216,25 @@ def test_js_readers_refuse_every_damaged_file(built, tmp_path):
     # One line that names the file and says what to do.
     assert all(r["message"].startswith(case["file"] + ": ") and "\n" not in r["message"]
                and "; " in r["message"] for r, case in zip(results, cases))
+
+
+@settings(max_examples=100, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES)
+def test_wordpack_info_refuses_a_damaged_manifest(built, tmp_path_factory, monkeypatch, capsys,
+                                                  damage):
+    from lookup.cli import main
+    from pipeline.manifest import build_manifest
+
+    artifacts = tmp_path_factory.mktemp("listed")
+    shutil.copytree(built / "guessing", artifacts / "guessing")
+    build_manifest(artifacts)
+    manifest = artifacts / "manifest.json"
+    manifest.write_bytes(damage_bytes(manifest.read_bytes(), damage))
+    monkeypatch.setenv("WORDPACK_ARTIFACTS", str(artifacts))
+    with pytest.raises(SystemExit) as exit_status:
+        main(["info", "--verify"])
+    error = capsys.readouterr().err
+    assert exit_status.value.code == 1
+    assert error.startswith(f"error: {manifest}: ") and error.count("\n") == 1
+    assert "make artifacts" in error

@@ -20,6 +20,7 @@ from conftest import FIXTURES, REPO, full_artifact
 from lookup.crossword.game import CrosswordGame
 from lookup.crossword.rules import load_rules
 from lookup.guessing.game import guessing_game
+from lookup.headers import check_seal
 from pipeline.build_web import build_web
 from pipeline.selfplay import read_selfplay
 
@@ -80,8 +81,12 @@ def test_site_has_every_file_in_its_manifest(artifacts):
         (artifacts / "lexicons/enable.dawg").read_bytes()
     assert sorted(f for f in files if f.startswith("js/")) == sorted(
         f"js/{p.name}" for p in (REPO / "clients/js").glob("*.js"))
-    assert json.loads((web / "data/catalog.json").read_text()) == {
-        "format": "web-catalog", "version": 1, "lexicons": ["enable", "opencorpora-nouns"],
+    for sealed_file in (web / "data/catalog.json", web / "web-manifest.json"):
+        check_seal(sealed_file, sealed_file.read_bytes(), "json")
+    catalog = json.loads((web / "data/catalog.json").read_text())
+    del catalog["file_sha256"]
+    assert catalog == {
+        "format": "web-catalog", "version": 2, "lexicons": ["enable", "opencorpora-nouns"],
         "guessing": {"tiny-de": "Tiny German (non-ASCII letters)", "tiny-en": "Tiny English"},
         "crossword": {
             "erudit-ru": {"name": "Эрудит", "lexicon": "opencorpora-nouns"},
@@ -304,16 +309,24 @@ def test_page_refuses_a_damaged_lexicon_with_a_message(browser, artifacts, tmp_p
         site.close()
 
 
-def test_page_refuses_a_damaged_catalog(browser, artifacts, tmp_path):  # noqa: F811
+@pytest.mark.parametrize("damage", ["not json", "one bit"])
+def test_page_refuses_a_damaged_catalog(browser, artifacts, tmp_path, damage):  # noqa: F811
     web = tmp_path / "web"
     shutil.copytree(artifacts / "web", web)
-    (web / "data" / "catalog.json").write_text("{")
+    catalog = web / "data" / "catalog.json"
+    if damage == "not json":
+        catalog.write_text("{")
+        problem = "not valid JSON ("
+    else:  # a game's name changes: still valid JSON, and the same format and version
+        catalog.write_bytes(catalog.read_bytes().replace(b"Tiny English", b"Tiny Englisi"))
+        problem = "damaged: its sha256 (file_sha256) does not match its bytes; rebuild it with " \
+            "`make web`"
     site = Site(browser, web)
     try:
         site.open("index.html")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status").startswith(
-            f"Cannot use a data file: {site.url}data/catalog.json: not valid JSON (")
+            f"Cannot use a data file: {site.url}data/catalog.json: {problem}")
     finally:
         site.close()
 

@@ -200,6 +200,24 @@ export function checkSeal(bytes, url, encoding, remedy = undefined) {
   }
 }
 
+/**
+ * Decode a sealed JSON file (docs/FORMATS.md, "Seals") after checking its header and its seal.
+ * @param {Uint8Array} bytes the whole file
+ * @param {string|URL} url where it came from (named in errors)
+ * @param {string} format the expected `format`
+ * @param {number} version the one version these readers know
+ * @param {Object<string, string>} fields the header fields the caller uses (see checkHeader)
+ * @param {string} remedy what rebuilds it
+ * @returns {object}
+ * @throws {BadArtifact} not JSON, another format or version, a field missing, or damaged
+ */
+export function readSealedJson(bytes, url, format, version, fields, remedy = undefined) {
+  const data = parseJson(bytes, url);
+  checkHeader(data, url, format, version, fields);
+  checkSeal(bytes, url, "json", remedy);
+  return data;
+}
+
 /** Lowercase hex sha256 of `bytes`. */
 export function sha256Hex(bytes) {
   return Array.from(sha256(bytes), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -4,7 +4,7 @@
 // (guess, answer) pair they look at. Results come in the same order as lookup/guessing/game.py's.
 
 import {BadArtifact, BadInput} from "./errors.js";
-import {checkHeader, checkSeal, fetchBytes, parseJson, parseWordList, sha256Hex} from "./files.js";
+import {checkHeader, checkSeal, fetchBytes, parseWordList, readSealedJson, sha256Hex} from "./files.js";
 import {decode, MsgpackError} from "./msgpack.js";
 
 const GAME_FORMAT = "guess-game";
@@ -339,12 +339,9 @@ async function loadTree(url, descriptor) {
  * @throws {BadArtifact} not a descriptor, another version, or damaged
  */
 export function readDescriptor(bytes, url) {
-  const descriptor = parseJson(bytes, url);
-  checkHeader(descriptor, url, GAME_FORMAT, GAME_VERSION,
-              {id: "string", name: "string", alphabet: "string", length: "number",
-               max_guesses: "number", answers: "object", guesses: "object"});
-  checkSeal(bytes, url, "json");
-  return descriptor;
+  return readSealedJson(bytes, url, GAME_FORMAT, GAME_VERSION,
+                        {id: "string", name: "string", alphabet: "string", length: "number",
+                         max_guesses: "number", answers: "object", guesses: "object"});
 }
 
 /**

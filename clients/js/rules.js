@@ -2,7 +2,7 @@
 // for the page and the move finder's engine, so that both check the format, the version and the
 // seal (file_sha256 over the whole file) before they use a byte of it.
 
-import {checkHeader, checkSeal, fetchBytes, parseJson} from "./files.js";
+import {fetchBytes, readSealedJson} from "./files.js";
 
 export const RULES_FORMAT = "crossword-rules";
 export const RULES_VERSION = 3;
@@ -17,10 +17,7 @@ export const REBUILD_RULES = "rebuild it with `make crossword web`";
  * @throws {BadArtifact} not JSON, another format or version, a field missing, or damaged
  */
 export function readRules(bytes, url, fields = {}) {
-  const rules = parseJson(bytes, url);
-  checkHeader(rules, url, RULES_FORMAT, RULES_VERSION, fields);
-  checkSeal(bytes, url, "json", REBUILD_RULES);
-  return rules;
+  return readSealedJson(bytes, url, RULES_FORMAT, RULES_VERSION, fields, REBUILD_RULES);
 }
 
 /**

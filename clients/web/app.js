@@ -6,10 +6,13 @@
 // the address after "#moves?".
 
 import {BadArtifact, BadInput} from "./js/errors.js";
-import {fetchJson} from "./js/files.js";
+import {fetchBytes, readSealedJson} from "./js/files.js";
 import {Remote, Superseded} from "./remote.js";
 
 const DATA = new URL("data/", location.href);
+// data/catalog.json, written by pipeline/build_web.py (docs/FORMATS.md, "The site").
+const CATALOG_FORMAT = "web-catalog";
+const CATALOG_VERSION = 2;
 const TRIT_NAMES = ["grey", "yellow", "green"];
 const ANSWERS_SHOWN = 100;
 const $ = (id) => document.getElementById(id);
@@ -297,7 +300,9 @@ async function start() {
     remote.call("crossword.load", {game}).catch(() => {});
   }
   try {
-    catalog = await fetchJson(new URL("catalog.json", DATA));
+    const url = new URL("catalog.json", DATA);
+    catalog = readSealedJson(await fetchBytes(url), url, CATALOG_FORMAT, CATALOG_VERSION,
+                             {guessing: "object", crossword: "object"}, "rebuild it with `make web`");
   } catch (error) {
     return showFailure(error);
   }

@@ -82,14 +82,26 @@ def guessing_game_names(directory=None) -> list[str]:
     Raises:
         CorruptArtifact, UnsupportedFormat: games.json cannot be trusted.
     """
+    return list(games_index(directory))
+
+
+def games_index(directory=None) -> dict[str, str]:
+    """The configured games from games.json, id -> display name ({} before a build).
+
+    Args:
+        directory: the guessing artifacts; default guessing_dir().
+
+    Raises:
+        CorruptArtifact, UnsupportedFormat: games.json cannot be trusted.
+    """
     index_path = Path(directory or guessing_dir()) / GAMES_INDEX_NAME
     if not index_path.is_file():
-        return []
+        return {}
     index = read_json_header(index_path, make_target="guessing", sealed=True,
                              format=GAMES_INDEX_FORMAT,
                              versions=(GAMES_INDEX_EARLIEST_SUPPORTED_VERSION,
                                        GAMES_INDEX_VERSION), fields=GAMES_INDEX_FIELDS)
-    return list(index["games"])
+    return dict(index["games"])
 
 
 def parse_feedback(text: str, length: int) -> int:
