@@ -18,9 +18,12 @@ takes microseconds to milliseconds, less than a hop to a thread pool would add, 
 budget's signal reaches the main thread only. Concurrency comes from worker processes
 (service/__main__.py), which share the memory-mapped artifacts. Each worker loads every
 lexicon and game when it starts (`warm_up`), so no query pays for a first load and no budget
-interrupts one.
+interrupts one. What warm-up leaves on the heap (about 350,000 objects: decoded guess trees,
+leave maps) is then frozen out of the garbage collector: a full collection over it took 63 ms,
+a pause every queued request waited out (the tail of the load test).
 """
 
+import gc
 import json
 import os
 from pathlib import Path
@@ -566,6 +569,8 @@ def create_app(budget: float | None = None, warm: bool = True) -> Starlette:
     api = Api(budget)
     if warm:
         api.warm_up()
+        gc.collect()
+        gc.freeze()  # the loaded games live as long as the worker: never scan them again
     page = web_dir()
     site = (Mount("/", StaticFiles(directory=page, html=True))
             if (page / "index.html").is_file() else Route("/", _no_page))
