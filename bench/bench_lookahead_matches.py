@@ -11,9 +11,9 @@
   Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
   leave bot, +16.3 points per game).
 - Exact endgames (EXACT_ENDGAMES, 2,000): the positions as the bag empties in greedy self-play,
-  both racks as dealt (up to 7 tiles each), each solved with EXACT_SECONDS (10 s) for the
-  search (lookup/crossword/endgame.py solve_endgame on the compiled kernel): the fraction solved to
-  the end of the game, CPU seconds per solve (median, p95, max) and nodes per second; and the
+  both racks as dealt (up to 7 tiles each), each solved with EXACT_SECONDS (10 s of CPU) for
+  the search (lookup/crossword/endgame.py KernelSearch, compiled): the fraction solved to the
+  end of the game, CPU seconds per solve (median, p95, max) and nodes per second; and the
   spread the solver gains over greedy end play (the side to move plays the game out with the
   solver at each of its turns, then greedily, the opponent greedy both times). Goal: 95 %
   solved within 10 s. Each endgame's result is appended to a checkpoint file
@@ -52,16 +52,20 @@ class _Solver:
         self.first = None
 
     def __call__(self, position):
-        from lookup.crossword.endgame import solve_endgame
+        from lookup.crossword.endgame import endgame_search, line_moves
 
+        engine, board = position.game.engine, position.board
         started = time.process_time()
-        result = solve_endgame(position.game.engine, position.board, position.rack,
-                               position.unseen, seconds=EXACT_SECONDS,
-                               scoreless=position.scoreless, checked=False)
+        search = endgame_search(engine, engine.cells(board),
+                                [engine.rack_counts(position.rack, board),
+                                 engine.rack_counts(position.unseen, board)],
+                                position.scoreless)
+        search.clock = time.process_time  # CPU seconds: the machine is shared
+        value, line, exact, plies = search.solve(seconds=EXACT_SECONDS)
         if self.first is None:
-            self.first = {"exact": result.exact, "value": result.value, "plies": result.plies,
-                          "nodes": result.nodes, "seconds": time.process_time() - started}
-        return result.line[0]
+            self.first = {"exact": exact, "value": value, "plies": plies, "nodes": search.nodes,
+                          "seconds": time.process_time() - started}
+        return line_moves(engine, board, line[:1])[0]
 
 
 def exact_endgame(engine, board, rack, other) -> dict:

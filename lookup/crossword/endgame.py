@@ -32,6 +32,8 @@ import numpy as np
 from lookup.crossword import endgame_kernel
 from lookup.crossword.board import BLANK, Board
 from lookup.crossword.engine_kernel import (
+    M_PLACED,
+    MOVE_FIELDS,
     P_RACK_SIZE,
     R_BLANKS,
     R_DIRECTION,
@@ -388,7 +390,7 @@ class EndgameSearch:
 
 
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
-KERNEL_FUNCTIONS = ("move_width", "record_move", "copy_move", "same_move", "placed_value",
+KERNEL_FUNCTIONS = ("move_width", "copy_move", "same_move", "placed_value",
                     "apply_move", "take_back", "table_home", "table_find", "table_store",
                     "_merge_sort", "list_moves", "_horizon", "_cache_find", "run")
 # Nodes between two readings of the clock (each a return from the compiled search).
@@ -420,7 +422,7 @@ class _Workspace:
         self.compiled = engine.compiled
         self.kernel = _kernel(engine.compiled)
         params = engine._constants[0]
-        self.width = int(params[P_RACK_SIZE]) + endgame_kernel.MOVE_FIELDS
+        self.width = int(params[P_RACK_SIZE]) + MOVE_FIELDS
         table_bits, cache_bits, arena_bits = (19, 17, 20) if self.compiled else (12, 10, 14)
         rng = random.Random(_ZOBRIST_SEED)
         size = engine.size
@@ -487,6 +489,10 @@ class KernelSearch:
 
     Args:
         engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
+
+    Attributes:
+        clock: what `solve`'s seconds are read from: time.perf_counter, or time.process_time
+            for CPU seconds on a shared machine.
     """
 
     def __init__(self, engine, cells, racks, scoreless: int = 0):
@@ -508,6 +514,7 @@ class KernelSearch:
         self.deadline = None
         self.node_limit = _NO_NODE_LIMIT
         self.root_move = None  # the last finished round's move, packed
+        self.clock = time.perf_counter  # what `seconds` is measured by
         self._work_cells = space.zeros(len(self.cells))
         self._work_racks = space.zeros(2 * endgame_kernel.CODES)
 
@@ -579,7 +586,7 @@ class KernelSearch:
                 space.grow_arena()
                 state[k.S_KEEP_LIMIT] = 3 * len(space.arena) // 4
             elif self.nodes >= self.node_limit or (self.deadline is not None
-                                                   and time.perf_counter() > self.deadline):
+                                                   and self.clock() > self.deadline):
                 return None
 
     def solve(self, plies: int | None = None, seconds: float | None = None,
@@ -587,7 +594,7 @@ class KernelSearch:
         """EndgameSearch.solve: (value, line, exact, depth) of the deepest finished round."""
         found = None
         depth = 1
-        started = time.perf_counter()
+        started = self.clock()
         while True:
             self.deadline = None if seconds is None or found is None else started + seconds
             self.node_limit = _NO_NODE_LIMIT if nodes is None or found is None else nodes
@@ -630,9 +637,9 @@ class KernelSearch:
         if slot < 0:
             return None
         at = slot * space.width
-        placed = int(space.table_moves[at + k.M_PLACED])
-        return tuple(int(v) for v in space.table_moves[at + k.MOVE_FIELDS:
-                                                       at + k.MOVE_FIELDS + max(placed, 0)])
+        placed = int(space.table_moves[at + M_PLACED])
+        return tuple(int(v) for v in space.table_moves[at + MOVE_FIELDS:
+                                                       at + MOVE_FIELDS + max(placed, 0)])
 
     def _moves(self, cells, rack, side: int, scoreless: int, racks, first=None):
         """The side's plays and the pass as (record tuple or PASS, new tiles), the table's move

@@ -12,10 +12,8 @@ The search keeps its whole state in arrays (`state`, the frames of an explicit s
 `run` can stop after a number of nodes and resume where it stopped: the caller reads the clock
 between slices (numba cannot), grows a buffer that was too small and calls again.
 
-A move (in the move lists, the frames and the table) is MOVE_FIELDS + rack size int64s: its
-score, the number of tiles it places (0: the pass, -1: no move) and each new tile packed as
-square << 16 | cell code << 8 | rack code (the rack code 0 for a blank), in the order of
-lookup/crossword/endgame.play_tiles.
+A move (in the move lists, the frames and the table) is packed as engine_kernel.record_move
+writes it: MOVE_FIELDS + rack size int64s (M_PLACED -1: no move).
 
 Zobrist keys are 63-bit, so CPython's ints and numba's int64 give the same table slots.
 """
@@ -24,18 +22,17 @@ from lookup.crossword.board import LETTER_MASK
 from lookup.crossword.engine_kernel import (
     ALL_PLAYS,
     BEST_PLAY,
+    M_PLACED,
+    M_SCORE,
+    MOVE_FIELDS,
     P_RACK_SIZE,
     P_SIZE,
-    R_BLANKS,
-    R_DIRECTION,
     R_LEAVE,
-    R_LENGTH,
-    R_LINE,
     R_SCORE,
-    R_START,
     RECORD_FIELDS,
     fill_leave_table,
     int_array,
+    record_move,
     search,
 )
 from lookup.crossword.tiles import EMPTY_LEAVE
@@ -109,10 +106,6 @@ F_SAVED_TILES_LEFT = 18
 F_APPLIED = 19  # the current move's tiles are on the board (undone on return)
 FRAME = 20
 
-# Move fields.
-M_SCORE = 0
-M_PLACED = 1  # tiles placed; 0 the pass, -1 no move
-MOVE_FIELDS = 2
 
 # Table entry fields (`info`), beside three key words per slot.
 T_GENERATION = 0
@@ -126,34 +119,6 @@ TABLE_PROBES = 4
 def move_width(params):
     """Int64s per move: MOVE_FIELDS + the rack size."""
     return MOVE_FIELDS + params[P_RACK_SIZE]
-
-
-def record_move(record, at, cells, size, moves, m):
-    """Write the move of the engine record at record[at:] (lookup/crossword/engine_kernel.py) at
-    moves[m:]: its score, tile count and new tiles (endgame.play_tiles).
-    """
-    line = record[at + R_LINE]
-    start = record[at + R_START]
-    if record[at + R_DIRECTION] == 0:
-        square = line * size + start
-        step = 1
-    else:
-        square = start * size + line
-        step = size
-    bits = record[at + R_BLANKS]
-    placed = 0
-    for q in range(record[at + R_LENGTH]):
-        if not cells[square]:
-            code = record[at + RECORD_FIELDS + q]
-            if (bits >> q) & 1:
-                packed = (square << 16) | ((code | CODES) << 8)
-            else:
-                packed = (square << 16) | (code << 8) | code
-            moves[m + MOVE_FIELDS + placed] = packed
-            placed += 1
-        square += step
-    moves[m + M_SCORE] = record[at + R_SCORE]
-    moves[m + M_PLACED] = placed
 
 
 def copy_move(source, s, target, t, width):

@@ -58,6 +58,14 @@ R_BLANKS = 5
 R_LEAVE = 6
 RECORD_FIELDS = 7
 
+# A packed move (lookup/crossword/endgame_kernel.py, sim_kernel.py): MOVE_FIELDS + rack size
+# int64s: its score, the number of tiles it places (0: the pass) and each new tile as
+# square << 16 | cell code << 8 | rack code (the rack code 0 for a blank), in the order of
+# lookup/crossword/endgame.play_tiles.
+M_SCORE = 0
+M_PLACED = 1
+MOVE_FIELDS = 2
+
 # Frame fields of the walk's stack (one frame per square the walk stands on).
 _F_SQUARE = 0
 _F_START = 1  # -1 while walking left, else the word's first square
@@ -848,3 +856,31 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
         best_equity[0] = best
         return found
     return count
+
+
+def record_move(record, at, cells, size, moves, m):
+    """Write the play of the record at record[at:] at moves[m:] as a packed move (M_SCORE,
+    M_PLACED, MOVE_FIELDS); `cells` is the board before the play (row-major).
+    """
+    line = record[at + R_LINE]
+    start = record[at + R_START]
+    if record[at + R_DIRECTION] == 0:
+        square = line * size + start
+        step = 1
+    else:
+        square = start * size + line
+        step = size
+    bits = record[at + R_BLANKS]
+    placed = 0
+    for q in range(record[at + R_LENGTH]):
+        if not cells[square]:
+            code = record[at + RECORD_FIELDS + q]
+            if (bits >> q) & 1:
+                packed = (square << 16) | ((code | BLANK) << 8)
+            else:
+                packed = (square << 16) | (code << 8) | code
+            moves[m + MOVE_FIELDS + placed] = packed
+            placed += 1
+        square += step
+    moves[m + M_SCORE] = record[at + R_SCORE]
+    moves[m + M_PLACED] = placed

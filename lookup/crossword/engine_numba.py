@@ -21,7 +21,7 @@ from lookup.crossword import engine_kernel
 KERNEL_FUNCTIONS = ("arc_for", "leave_slot", "fill_leave_table", "sub_leave_keys", "_walk_down",
                     "_cross_check", "setup", "_sort_descending", "_anchor_bound", "_precedes",
                     "_rack_setup", "_rack_values", "_anchor_order", "score_new_tiles", "_leave_key",
-                    "_write_record", "search")
+                    "_write_record", "search", "record_move")
 
 
 @intrinsic

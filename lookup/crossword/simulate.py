@@ -32,6 +32,7 @@ hold: each candidate is played, the mover draws that tile, and the endgame solve
 (lookup/crossword/endgame.py) finishes the line with the opponent to move.
 """
 
+import functools
 import itertools
 import math
 import random
@@ -39,9 +40,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+
+from lookup.crossword import sim_kernel
 from lookup.crossword.board import Board
 from lookup.crossword.endgame import EndgameSearch, check_budget, play_tiles
-from lookup.crossword.engine_kernel import R_LEAVE, R_LENGTH, R_SCORE, RECORD_FIELDS
+from lookup.crossword.engine_kernel import (
+    MOVE_FIELDS,
+    R_LEAVE,
+    R_LENGTH,
+    R_SCORE,
+    RECORD_FIELDS,
+    record_move,
+)
 from lookup.crossword.equity import end_of_bag_values
 from lookup.crossword.move import Move
 from lookup.crossword.tiles import EMPTY_LEAVE, codes_of_key
@@ -293,6 +304,111 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
     return play, rack_leaves.get(play[R_LEAVE], 0.0)
 
 
+# The kernel's functions (lookup/crossword/sim_kernel.py) that call each other.
+KERNEL_FUNCTIONS = ("_rack_kinds", "_next_subset", "_subset_key", "_subset_size",
+                    "fill_rack_table", "fill_end_table", "_rack_value", "simulate_line",
+                    "simulate_dealing")
+
+
+def _kernel(compiled: bool) -> dict:
+    if compiled:
+        from lookup.crossword.engine_numba import compiled_extension
+
+        return compiled_extension(sim_kernel, KERNEL_FUNCTIONS)
+    return {name: getattr(sim_kernel, name) for name in KERNEL_FUNCTIONS}
+
+
+@functools.lru_cache(maxsize=4)
+def full_leave_table(engine, model):
+    """The engine's LeaveTable of every leave of a leave model (LeaveValues: `keys` in game
+    codes, `values`), keyed in the lexicon's codes: what the simulation kernel looks leaves up
+    in. Made once per engine and model.
+    """
+    keys = np.asarray(model.keys, dtype=np.int64)
+    absent = 1 << 20  # sorts after every code
+    digits = []
+    rest = keys.copy()
+    while (rest > 1).any():
+        present = rest > 1
+        digits.append(np.where(present, engine._to_lex_array[rest % 64], absent))
+        rest = np.where(present, rest // 64, rest)
+    lex_keys = np.ones(len(keys), dtype=np.int64)
+    if digits:
+        for column in np.sort(np.stack(digits, axis=1), axis=1).T:
+            lex_keys = np.where(column != absent, lex_keys * 64 + column, lex_keys)
+    return engine.keyed_leave_table(lex_keys, np.asarray(model.values, dtype=np.float64))
+
+
+class _KernelLines:
+    """Every candidate's line over one dealing, played by lookup/crossword/sim_kernel.py: the same
+    values as _simulate_line (tests/test_simulate.py), one call per dealing.
+
+    Args:
+        engine: the game's MoveEngine; compiled, the kernel is too.
+        leaves: the simulation's _Leaves (a leave model or none, not a leave function).
+        base_cells, mover_rack: the position (engine.cells, engine.rack_counts).
+        plays: the candidates (record tuples).
+        plies: turns after each candidate, None to the end.
+    """
+
+    def __init__(self, engine, leaves, base_cells, mover_rack, plays: list, plies: int | None):
+        self.engine = engine
+        compiled = engine.compiled
+        self.simulate_dealing = _kernel(compiled)["simulate_dealing"]
+        rules = engine.cw.rules
+        self.rack_size = rules.rack_size
+        self.limit = rules.scoreless_turns_end
+        self.plies = -1 if plies is None else plies
+        width = MOVE_FIELDS + rules.rack_size
+        cells = [int(c) for c in base_cells]
+        packed = [0] * (width * len(plays))
+        for i, play in enumerate(plays):
+            record_move(play, 0, cells, engine.size, packed, i * width)
+        leave_values = [float(leaves.value(mover_rack, play[R_LEAVE])) for play in plays]
+        table = engine._empty_leaves if leaves.model is None else \
+            full_leave_table(engine, leaves.model)
+        self.leave_keys, self.leave_values = table.keys, table.values
+        if compiled:
+            def ints(n):
+                return np.zeros(n, dtype=np.int64)
+
+            def floats(n):
+                return np.zeros(n, dtype=np.float64)
+
+            self.base_cells = np.asarray(base_cells, dtype=np.int64)
+            self.mover_rack = np.asarray(mover_rack, dtype=np.int64)
+            self.candidates = np.asarray(packed, dtype=np.int64)
+            self.candidate_leaves = np.asarray(leave_values, dtype=np.float64)
+        else:
+            def ints(n):
+                return [0] * n
+
+            def floats(n):
+                return [0.0] * n
+
+            self.base_cells, self.mover_rack = cells, [int(n) for n in mover_rack]
+            self.candidates, self.candidate_leaves = packed, leave_values
+            self.leave_keys = [int(k) for k in self.leave_keys]
+        self.ints = ints
+        self.active = ints(len(plays))
+        self.results = floats(len(plays))
+        codes = sim_kernel.CODES
+        self.work = (ints(engine.size * engine.size), ints(2 * codes), ints(engine.width),
+                     floats(2), ints(width), ints(256), floats(256), ints(codes), ints(codes),
+                     ints(codes))
+
+    def values(self, order: list, pruned: list) -> list:
+        """The value of every candidate not pruned over the dealing `order` (lexicon codes)."""
+        for i, stopped in enumerate(pruned):
+            self.active[i] = 0 if stopped else 1
+        dealing = np.asarray(order, dtype=np.int64) if self.engine.compiled else order
+        self.simulate_dealing(*self.engine._constants, self.leave_keys, self.leave_values,
+                              self.base_cells, self.mover_rack, self.candidates,
+                              self.candidate_leaves, self.active, dealing, len(order),
+                              self.rack_size, self.plies, self.limit, self.results, *self.work)
+        return [float(v) for v in self.results]
+
+
 def _unseen(engine, board: Board, rack: str, unseen: str | None) -> list[int]:
     """The tiles the mover cannot see, as game codes (TileSet.unseen: letters in alphabet
     order, then the blanks): given as text, else the set minus the board and the rack.
@@ -306,7 +422,8 @@ def _unseen(engine, board: Board, rack: str, unseen: str | None) -> list[int]:
 
 def simulate(engine, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
              plies: int | None = 2, iterations: int | None = None,
-             seconds: float | None = None, seed: int = 0, leave=None, progress=None) -> list:
+             seconds: float | None = None, seed: int = 0, leave=None, progress=None,
+             kernel: bool | None = None) -> list:
     """Simulate the best candidates (module docstring): CrosswordGame.simulate.
 
     Args:
@@ -323,6 +440,10 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
         leave: the leave function (tiles -> points); None: the game's leave table when
             built (_leaves_for), else every leave 0.0.
         progress: called as progress(iterations done, iterations planned) after each one.
+        kernel: play the lines in lookup/crossword/sim_kernel.py (True; compiled with the
+            engine) or in Python (False); None: the kernel when the game allows repeated words
+            and no leave function is given (the kernel knows neither the board's words nor the
+            function), and the engine is compiled.
 
     Returns:
         SimRow per candidate: the ones still running by mean, best first, then the pruned
@@ -345,6 +466,12 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     base_cells = engine.cells(board)
     mover_rack = engine.rack_counts(rack, board)
     codes = [engine.to_lex[code] for code in pool]
+    if kernel is None:
+        kernel = engine.compiled
+    lines = None
+    if kernel and engine.cw.rules.repeat_words and leaves.leave is None:
+        lines = _KernelLines(engine, leaves, base_cells, mover_rack,
+                             [play for _equity, play in plays], plies)
     rng = random.Random(seed)
     totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
     gains = [[0.0, 0.0, 0] for _ in plays]  # the same, of value minus the first candidate's
@@ -354,10 +481,12 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
         order = list(codes)
         rng.shuffle(order)
         first = None
+        values = None if lines is None else lines.values(order, pruned)
         for index, (_equity, play) in enumerate(plays):
             if pruned[index]:
                 continue
-            value = _simulate_line(engine, leaves, base_cells, mover_rack, play, order, plies)
+            value = values[index] if values is not None else \
+                _simulate_line(engine, leaves, base_cells, mover_rack, play, order, plies)
             total = totals[index]
             total[0] += value
             total[1] += value * value
