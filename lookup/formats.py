@@ -150,14 +150,15 @@ LEXICON_LIST_FORMAT = "lexicon-list"
 LEXICON_LIST_VERSION = 1
 
 # --- Nerdle equation lists (docs/FORMATS.md "## nerdle equations") --------------------------
-# One text header line "# nerdle-equations rules=1 length=8 kind=answers count=17723", then one
-# equation per line. The version is the `rules` field: it changes whenever the rules change.
+# One text header line "# nerdle-equations rules=2 length=8 kind=answers count=17723
+# file_sha256=<64 hex digits>", then one equation per line. The version is the `rules` field: it
+# changes whenever the rules or the file's layout change (2: the header carries the seal).
 EQUATIONS_FORMAT = "nerdle-equations"
-EQUATIONS_VERSION = 1
-EQUATIONS_EARLIEST_SUPPORTED_VERSION = 1
+EQUATIONS_VERSION = 2
+EQUATIONS_EARLIEST_SUPPORTED_VERSION = 2
 EQUATIONS_VERSION_KEY = "rules"
 # The header's fields after the format name, in the order they are written.
-EQUATIONS_FIELDS = {"rules": int, "length": int, "kind": str, "count": int}
+EQUATIONS_FIELDS = {"rules": int, "length": int, "kind": str, "count": int, "file_sha256": str}
 
 # --- Guessing games (docs/FORMATS.md "## guessing games") -------------------------------------
 # games.json: the configured game ids and names, sealed (lookup/headers.py).

@@ -25,9 +25,11 @@ from lookup.formats import check_version, corrupt, require_file
 SEAL_FIELD = "file_sha256"
 SEAL_DIGITS = 64
 SEAL_ZEROS = b"0" * SEAL_DIGITS
-# The bytes right before the seal's digits: JSON (json.dumps' ": " separator) and msgpack (the
-# key as a fixstr of 11 bytes, then a str8 of 64 bytes).
-SEAL_TAGS = {"json": b'"file_sha256": "', "msgpack": b"\xabfile_sha256\xd9\x40"}
+# The bytes right before the seal's digits: JSON (json.dumps' ": " separator), msgpack (the
+# key as a fixstr of 11 bytes, then a str8 of 64 bytes) and a text header line of key=value
+# fields (the equation lists).
+SEAL_TAGS = {"json": b'"file_sha256": "', "msgpack": b"\xabfile_sha256\xd9\x40",
+             "text": b" file_sha256="}
 
 # How a type is named in messages.
 _TYPE_NAMES = {
@@ -158,7 +160,7 @@ def sealed(data: bytes, encoding: str) -> bytes:
 
     Args:
         data: the file, whose header has SEAL_FIELD = "0" * 64.
-        encoding: "json" or "msgpack".
+        encoding: "json", "msgpack" or "text".
     """
     at = _seal_at(data, encoding)
     if at is None or data[at:at + SEAL_DIGITS] != SEAL_ZEROS:

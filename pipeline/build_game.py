@@ -28,11 +28,12 @@ from lookup.formats import (
     GAME_VERSION,
     GAMES_INDEX_FORMAT,
     GAMES_INDEX_VERSION,
+    corrupt,
     require_file,
     sha256_file,
 )
 from lookup.guessing.equations import read_equation_list
-from lookup.headers import sealed_json
+from lookup.headers import SEAL_TAGS, sealed_json
 from lookup.word_list import read_word_list
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
@@ -136,12 +137,18 @@ def read_source_list(path) -> list[str]:
     """The words of a list a game names, read strictly.
 
     An equation list (first line `# nerdle-equations ...`) is read by
-    lookup.guessing.equations.read_equation_list, which checks its header and count; any other list
-    by lookup.word_list.read_word_list.
+    lookup.guessing.equations.read_equation_list, which checks its header, seal and count; any
+    other list by lookup.word_list.read_word_list. A first line that names the format or holds
+    the seal's tag is an equation list's: two marks, so that one damaged byte cannot turn an
+    equation list into a word list read unchecked.
     """
     path = require_file(path, str(path))
-    with open(path, encoding="utf-8") as handle:
-        is_equation_list = handle.readline().startswith(f"# {EQUATIONS_FORMAT} ")
+    with open(path, "rb") as handle:
+        first_line = handle.readline()
+    if not first_line:
+        raise corrupt(path, "is empty", str(path))
+    is_equation_list = (EQUATIONS_FORMAT.encode() in first_line
+                        or SEAL_TAGS["text"] in first_line)
     return read_equation_list(path)[1] if is_equation_list else read_word_list(path)
 
 

@@ -30,6 +30,7 @@ import lookup.guessing.equations as rules
 from lookup.errors import BadInput
 from lookup.formats import EQUATIONS_FORMAT, EQUATIONS_VERSION
 from lookup.guessing.equations import KINDS, format_header
+from lookup.headers import sealed
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
 
@@ -78,9 +79,9 @@ def write_equation_list(path, length: int, kind: str) -> int:
         The number of equations written.
     """
     equations = generate_equations(length, kind)
-    with atomic_output(path, "w") as handle:
-        handle.write(format_header(length=length, kind=kind, count=len(equations)) + "\n")
-        handle.writelines(equation + "\n" for equation in equations)
+    lines = [format_header(length=length, kind=kind, count=len(equations)), *equations]
+    with atomic_output(path) as handle:
+        handle.write(sealed(("\n".join(lines) + "\n").encode("utf-8"), "text"))
     # The lists are built from code alone: the generator and the rules module are the inputs.
     # Paths are relative to the working directory (the checkout, under make) so that the
     # sidecar does not depend on where the checkout lives.

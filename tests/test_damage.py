@@ -238,3 +238,20 @@ def test_wordpack_info_refuses_a_damaged_manifest(built, tmp_path_factory, monke
     assert exit_status.value.code == 1
     assert error.startswith(f"error: {manifest}: ") and error.count("\n") == 1
     assert "make artifacts" in error
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES)
+def test_a_damaged_equation_list_is_refused(tmp_path_factory, damage):
+    from lookup.guessing.equations import read_equation_list
+    from pipeline.build_game import read_source_list
+    from pipeline.generate_equations import write_equation_list
+
+    path = tmp_path_factory.mktemp("sources") / "nerdle-micro-guesses.txt"
+    write_equation_list(path, 5, "guesses")
+    path.write_bytes(damage_bytes(path.read_bytes(), damage))
+    for read in (lambda: read_equation_list(path, "equations"), lambda: read_source_list(path)):
+        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+            read()
+        assert refused(error.value, "make ")

@@ -389,10 +389,13 @@ def test_write_and_read_list(tmp_path, monkeypatch):
     path = tmp_path / "sources" / "nerdle-micro-answers.txt"
     assert write_equation_list(path, 5, "answers") == 127
     first = path.read_bytes()
-    assert first.startswith(b"# nerdle-equations rules=1 length=5 kind=answers count=127\n1*1=1\n")
+    assert first.startswith(b"# nerdle-equations rules=2 length=5 kind=answers count=127 "
+                            b"file_sha256=")
+    assert first.split(b"\n", 2)[1] == b"1*1=1"
     assert first.endswith(b"\n") and b"\r" not in first
     header, equations = read_equation_list(path)
-    assert header == {"rules": 1, "length": 5, "kind": "answers", "count": 127}
+    assert header == {"rules": 2, "length": 5, "kind": "answers", "count": 127,
+                      "file_sha256": first.split(b"\n", 1)[0].rsplit(b"=", 1)[1].decode()}
     assert equations == generate_equations(5, "answers")
     write_equation_list(path, 5, "answers")
     assert path.read_bytes() == first  # deterministic
@@ -417,12 +420,12 @@ def test_read_list_refuses_damage(tmp_path):
         "badfield.txt": text.replace("length=5", "size=5", 1),
     }
     messages = {
-        "truncated.txt": "last line has no newline",
-        "short.txt": "header says 184 equations, file has 183",
+        "truncated.txt": "damaged: its sha256 (file_sha256) does not match its bytes",
+        "short.txt": "damaged: its sha256 (file_sha256) does not match its bytes",
         "noheader.txt": "first line is not a '# nerdle-equations ...' header",
         "badkind.txt": "header kind 'hints' is neither answers nor guesses",
         "badcount.txt": "header field 'count' should be an integer, not a string",
-        "badlength.txt": "is not 6 symbols long",
+        "badlength.txt": "damaged: its sha256 (file_sha256) does not match its bytes",
         "badfield.txt": "header field 'size=5' should be length=...",
     }
     for name, content in cases.items():
@@ -431,8 +434,8 @@ def test_read_list_refuses_damage(tmp_path):
         with pytest.raises(CorruptArtifact, match=re.escape(messages[name])):
             read_equation_list(path)
     newer = tmp_path / "newer.txt"
-    newer.write_text(text.replace("rules=1", "rules=2", 1))
-    with pytest.raises(UnsupportedFormat, match="format version 2 is not supported"):
+    newer.write_text(text.replace("rules=2", "rules=3", 1))
+    with pytest.raises(UnsupportedFormat, match="format version 3 is not supported"):
         read_equation_list(newer)
     with pytest.raises(ArtifactMissing, match="run `make artifacts/sources/x.txt`"):
         read_equation_list(tmp_path / "missing.txt", "artifacts/sources/x.txt")
@@ -440,12 +443,14 @@ def test_read_list_refuses_damage(tmp_path):
 
 def test_header_round_trip():
     line = format_header(length=8, kind="guesses", count=67346)
-    assert line == "# nerdle-equations rules=1 length=8 kind=guesses count=67346"
+    assert line == ("# nerdle-equations rules=2 length=8 kind=guesses count=67346 file_sha256="
+                    + "0" * 64)
     assert parse_header(line + "\n") == {
-        "rules": 1,
+        "rules": 2,
         "length": 8,
         "kind": "guesses",
         "count": 67346,
+        "file_sha256": "0" * 64,
     }
 
 

@@ -135,7 +135,7 @@ CASES = {
                                            read_games_index, "guessing", "games",
                                            "should be a map, not an array"),
     "equations with text rules": ("nerdle-micro-answers.txt", edit_equations,
-                                  lambda line: line.replace("rules=1", "rules=one"),
+                                  lambda line: line.replace("rules=2", "rules=one"),
                                   read_equations, "equations", "rules",
                                   "should be an integer, not a string"),
     "equations with a text count": ("nerdle-micro-answers.txt", edit_equations,

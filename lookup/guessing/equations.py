@@ -43,7 +43,7 @@ from lookup.formats import (
     corrupt,
     require_file,
 )
-from lookup.headers import check_header
+from lookup.headers import SEAL_FIELD, SEAL_ZEROS, check_header, check_seal
 
 SYMBOLS = "0123456789+-*/="
 OPERATORS = "+-*/"
@@ -134,10 +134,12 @@ def is_valid_guess(text: str, length: int | None = None) -> bool:
 
 
 def format_header(*, length: int, kind: str, count: int) -> str:
-    """The first line of an equation list, without its newline."""
+    """The first line of an equation list, without its newline, its seal still zeros (the
+    writer seals the whole file: lookup.headers.sealed(data, "text")).
+    """
     _check_kind(kind)
     return (f"# {EQUATIONS_FORMAT} {EQUATIONS_VERSION_KEY}={EQUATIONS_VERSION} length={length} "
-            f"kind={kind} count={count}")
+            f"kind={kind} count={count} {SEAL_FIELD}={SEAL_ZEROS.decode()}")
 
 
 def parse_header(line: str, path="equation list", make_target: str = "") -> dict:
@@ -149,7 +151,7 @@ def parse_header(line: str, path="equation list", make_target: str = "") -> dict
         make_target: what rebuilds it (`make <make_target>`); "" for `make`.
 
     Returns:
-        {"rules": int, "length": int, "kind": str, "count": int}.
+        {"rules": int, "length": int, "kind": str, "count": int, "file_sha256": str}.
 
     Raises:
         CorruptArtifact: the line is not an equation-list header.
@@ -189,14 +191,23 @@ def read_equation_list(path, make_target: str | None = None) -> tuple[dict, list
 
     Raises:
         ArtifactMissing: the file does not exist.
-        CorruptArtifact: bad header, wrong count (truncation), or a line of the wrong length.
-        UnsupportedFormat: the list was written under newer rules.
+        CorruptArtifact: bad header, damaged (the seal does not match), not UTF-8, wrong count
+            (truncation), or a line of the wrong length.
+        UnsupportedFormat: the list was written under other rules.
     """
     target = make_target or str(path)
     path = require_file(path, target)
-    with open(path, encoding="utf-8", newline="") as handle:
-        header = parse_header(handle.readline(), path, target)
-        text = handle.read()
+    data = path.read_bytes()
+    first_line, _, rest = data.partition(b"\n")
+    try:
+        header = parse_header(first_line.decode("utf-8"), path, target)
+    except UnicodeDecodeError:
+        raise corrupt(path, "first line is not UTF-8 text", target) from None
+    check_seal(path, data, "text", target)
+    try:
+        text = rest.decode("utf-8")
+    except UnicodeDecodeError:
+        raise corrupt(path, "not UTF-8 text", target) from None
     if text and not text.endswith("\n"):
         raise corrupt(path, "last line has no newline (truncated?)", target)
     equations = text.split("\n")[:-1]
