@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from crossword_support import fixture_game, game_with_words, selfplay_positions
 from lookup.crossword.endgame import solve_endgame
-from lookup.crossword.engine import MoveEngine
+from lookup.crossword.engine import MoveEngine, numba_available
 from lookup.crossword.leaves import LeaveValues, leave_keys
 from lookup.crossword.simulate import (
     _candidates,
@@ -148,6 +148,42 @@ def test_the_leave_table_per_rack_gives_the_leave_functions_rows():
         assert [(r.move, r.mean, r.stderr, r.equity) for r in by_table] == \
             [(r.move, r.mean, r.stderr, r.equity) for r in by_function]
         assert any(r.equity != r.move.score for r in by_table)
+
+
+def row_figures(rows):
+    return [(r.move.notation(), r.mean, r.stderr, r.iterations, r.pruned, r.equity, r.rank,
+             r.gain, r.gain_stderr) for r in rows]
+
+
+ENGINES = [False, pytest.param(True, marks=pytest.mark.skipif(not numba_available(),
+                                                              reason="numba is not installed"))]
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(number=st.integers(0, 60), shuffle=st.integers(0, 10**6), bag=st.integers(0, 12),
+       plies=st.sampled_from([1, 2, None]), table=st.booleans())
+def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies, table):
+    # The kernel (lookup/crossword/sim_kernel.py, on CPython or compiled) against simulate's
+    # Python lines on the same seeded dealings: equal rows, to the last bit of every mean,
+    # with the leave table or none, bags from empty to twelve tiles, lines cut or to the end.
+    import random
+
+    cw = with_table("scrabble-en", quarter_table("scrabble-en")) if table else \
+        fixture_game("scrabble-en")
+    engine = MoveEngine(cw, compiled=compiled)
+    positions = selfplay_positions("scrabble-en")
+    position = positions[number % len(positions)]
+    board = cw.parse_board(position["board"])
+    rack = position["rack"]
+    tiles = list(cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(rack))))
+    random.Random(shuffle).shuffle(tiles)
+    unseen = "".join(tiles[:cw.rules.rack_size + bag])
+    options = {"unseen": unseen, "candidates": 4, "plies": plies, "iterations": 4,
+               "seed": shuffle}
+    by_kernel = simulate(engine, board, rack, kernel=True, **options)
+    assert row_figures(by_kernel) == row_figures(simulate(engine, board, rack, kernel=False,
+                                                          **options))
 
 
 def test_gains_are_paired_differences_from_the_first_candidate():
