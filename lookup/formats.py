@@ -206,11 +206,14 @@ TREE_FIELDS = {
     "screened": list, "nodes_visited": int, "guesses_evaluated": int, "file_sha256": str,
 }
 # <game>.proof.parquet: every opener's exact total or a proven bound (the tree build reads it).
+# Version 2 is sealed (file_sha256 in the schema metadata: pipeline/sealed_parquet.py).
 PROOF_FORMAT = "opener-proof"
-PROOF_VERSION = 1
-# <game>.openers.parquet (analysts only; the runtime never reads it).
+PROOF_VERSION = 2
+PROOF_EARLIEST_SUPPORTED_VERSION = 2
+# <game>.openers.parquet (analysts only; the runtime never reads it). Version 2 carries format
+# and version in its schema metadata and is sealed.
 OPENERS_FORMAT = "opener-table"
-OPENERS_VERSION = 1
+OPENERS_VERSION = 2
 
 # --- Crossword games (docs/FORMATS.md "## crossword games") -----------------------------------
 # <id>.json: one game's rules, read by lookup/crossword/rules.py.

@@ -26,10 +26,11 @@ SEAL_FIELD = "file_sha256"
 SEAL_DIGITS = 64
 SEAL_ZEROS = b"0" * SEAL_DIGITS
 # The bytes right before the seal's digits: JSON (json.dumps' ": " separator), msgpack (the
-# key as a fixstr of 11 bytes, then a str8 of 64 bytes) and a text header line of key=value
-# fields (the equation lists).
+# key as a fixstr of 11 bytes, then a str8 of 64 bytes), a text header line of key=value
+# fields (the equation lists) and Parquet's footer (a Thrift compact KeyValue: the key's length
+# and the key, then the value's field header and length: pipeline/sealed_parquet.py).
 SEAL_TAGS = {"json": b'"file_sha256": "', "msgpack": b"\xabfile_sha256\xd9\x40",
-             "text": b" file_sha256="}
+             "text": b" file_sha256=", "parquet": b"\x0bfile_sha256\x18\x40"}
 
 # How a type is named in messages.
 _TYPE_NAMES = {
@@ -160,7 +161,7 @@ def sealed(data: bytes, encoding: str) -> bytes:
 
     Args:
         data: the file, whose header has SEAL_FIELD = "0" * 64.
-        encoding: "json", "msgpack" or "text".
+        encoding: "json", "msgpack", "text" or "parquet".
     """
     at = _seal_at(data, encoding)
     if at is None or data[at:at + SEAL_DIGITS] != SEAL_ZEROS:

@@ -25,13 +25,13 @@ from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.parquet as pq
 
 from lookup.formats import OPENERS_FORMAT, OPENERS_VERSION
 from lookup.guessing.feedback import code_count, load_feedback
 from lookup.guessing.splits import opener_lower_bounds, split_figures
 from pipeline.atomic import atomic_output
 from pipeline.provenance import record
+from pipeline.sealed_parquet import sealed_parquet
 
 
 def opener_table(npy_path) -> pa.Table:
@@ -55,7 +55,9 @@ def build_openers(npy_path, output) -> pa.Table:
     """Write the opener table of `npy_path` to `output` (Parquet, deterministic bytes)."""
     table = opener_table(npy_path)
     output = Path(output)
+    table = table.replace_schema_metadata({"format": OPENERS_FORMAT,
+                                           "version": str(OPENERS_VERSION)})
     with atomic_output(output, "wb") as handle:
-        pq.write_table(table, handle, compression="zstd")
+        handle.write(sealed_parquet(table))
     record(output, format=OPENERS_FORMAT, version=OPENERS_VERSION, inputs=[Path(npy_path)])
     return table

@@ -10,10 +10,16 @@ from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from lookup.errors import BadInput
-from lookup.formats import PROOF_FORMAT
+from lookup.formats import (
+    PROOF_EARLIEST_SUPPORTED_VERSION,
+    PROOF_FORMAT,
+    PROOF_VERSION,
+    check_version,
+    corrupt,
+)
+from pipeline.sealed_parquet import read_sealed_parquet
 
 SCHEMA = pa.schema([
     ("opener", pa.string()), ("mode", pa.string()), ("status", pa.string()),
@@ -27,23 +33,38 @@ def recipe_path(table_path) -> Path:
     return table_path.with_name(table_path.name.removesuffix(".parquet") + ".json")
 
 
-def read_proof(path, answers_sha256: str, guesses_sha256: str) -> tuple[pa.Table, dict]:
+def prove_target(path) -> str:
+    """The make target that proves the table `<game>.proof.parquet` again: `prove-<game>`."""
+    return f"prove-{Path(path).name.removesuffix('.proof.parquet')}"
+
+
+def read_proof(path, answers_sha256: str, guesses_sha256: str,
+               make_target: str = "") -> tuple[pa.Table, dict]:
     """A proof table and its per-mode settings, checked against the game's word lists.
 
+    Args:
+        path: the table.
+        answers_sha256, guesses_sha256: the game's word lists.
+        make_target: what rebuilds it (named in messages); default prove_target(path).
+
     Raises:
-        BadInput: not an opener-proof table, or one built from other word lists.
+        CorruptArtifact: damaged (its seal does not match), or not an opener-proof table.
+        UnsupportedFormat: a version this reader does not read.
+        BadInput: a table built from other word lists.
     """
     path = Path(path)
-    try:
-        table = pq.read_table(path)
-    except (OSError, pa.ArrowInvalid) as error:
-        raise BadInput(f"{path}: not a readable Parquet file ({error})") from None
-    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
-    if meta.get("format") != PROOF_FORMAT or not table.schema.equals(SCHEMA):
-        raise BadInput(f"{path}: not an {PROOF_FORMAT} table (see docs/FORMATS.md)")
+    make_target = make_target or prove_target(path)
+    table, meta = read_sealed_parquet(path, make_target)
+    if meta.get("format") != PROOF_FORMAT or not meta.get("version", "").isdigit():
+        raise corrupt(path, f"not an {PROOF_FORMAT} table (see docs/FORMATS.md)", make_target)
+    check_version(path, int(meta["version"]), PROOF_EARLIEST_SUPPORTED_VERSION, PROOF_VERSION,
+                  make_target)
+    if not table.schema.equals(SCHEMA) or not {"answers_sha256", "guesses_sha256",
+                                               "modes"} <= meta.keys():
+        raise corrupt(path, f"not an {PROOF_FORMAT} table (see docs/FORMATS.md)", make_target)
     if (meta["answers_sha256"], meta["guesses_sha256"]) != (answers_sha256, guesses_sha256):
         raise BadInput(f"{path}: proved over other word lists than the game's; prove it again "
-                       f"(`make prove-{meta['game']}`) or delete the table")
+                       f"(`make {make_target}`) or delete the table")
     return table, json.loads(meta["modes"])
 
 
@@ -69,8 +90,8 @@ def proven_opener(table: pa.Table, mode: str, guesses: list[str]) -> str | None:
 def compare_proofs(expected, found) -> list[str]:
     """Differences between two proof tables, ignoring the timing column; [] when the same."""
     columns = [name for name in SCHEMA.names if name != "seconds"]
-    a = pq.read_table(expected).select(columns).to_pylist()
-    b = pq.read_table(found).select(columns).to_pylist()
+    a, b = (read_sealed_parquet(path, prove_target(path))[0].select(columns).to_pylist()
+            for path in (expected, found))
     differences = [f"row {i}: {x} != {y}" for i, (x, y) in enumerate(zip(a, b)) if x != y]
     if len(a) != len(b):
         differences.append(f"{len(a)} rows != {len(b)} rows")
@@ -79,8 +100,7 @@ def compare_proofs(expected, found) -> list[str]:
 
 def settings_of(path) -> dict:
     """The modes and margin a committed table was proved with (to rerun it the same way)."""
-    meta = pq.read_schema(path).metadata or {}
-    modes = json.loads(meta.get(b"modes", b"{}"))
+    modes = json.loads(read_sealed_parquet(path, prove_target(path))[1].get("modes", "{}"))
     if not modes:
         raise BadInput(f"{path}: not an {PROOF_FORMAT} table (see docs/FORMATS.md)")
     return {"modes": list(modes), "margin": next(iter(modes.values()))["margin"]}

@@ -48,6 +48,7 @@ from pipeline.atomic import atomic_output
 from pipeline.build_tree import GameSearch, ScreenPool, histogram_of, opener_order
 from pipeline.proof_table import SCHEMA, read_proof, recipe_path
 from pipeline.provenance import record
+from pipeline.sealed_parquet import read_sealed_parquet, sealed_parquet
 
 MODES = ("normal", "hard")
 # Openers per Dask task: small enough to balance two workers, large enough that a worker's memo
@@ -457,8 +458,9 @@ def _kept_modes(output: Path, modes, margin: int, game: GameSearch) -> tuple[dic
     if not output.is_file() or set(MODES) <= set(modes):
         return {}, {}, {}
     try:
-        existing = list(json.loads((pq.read_schema(output).metadata or {}).get(b"modes", b"{}")))
-    except (OSError, pa.ArrowInvalid, ValueError) as error:
+        existing = list(json.loads(read_sealed_parquet(output, f"prove-{game.game['id']}")[1]
+                                   .get("modes", "{}")))
+    except (WordpackError, ValueError) as error:
         raise BadInput(f"{output}: not a readable opener-proof table ({error}); delete it or "
                        "prove every mode") from None
     kept = [mode for mode in MODES if mode in existing and mode not in modes]
@@ -542,7 +544,7 @@ def prove_openers(npy_path, output, modes=MODES, checkpoint_dir=None, workers: i
                 "modes": json.dumps({mode: settings[mode] for mode in order})}
     table = table.replace_schema_metadata(metadata)
     with atomic_output(output, "wb") as handle:
-        pq.write_table(table, handle, compression="zstd")
+        handle.write(sealed_parquet(table))
     recipe = {"format": f"{PROOF_FORMAT}-recipe", "game": game.game["id"], "command": command,
               "code_version": version,
               "machine": machine(), "finished": finished,

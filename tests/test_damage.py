@@ -255,3 +255,49 @@ def test_a_damaged_equation_list_is_refused(tmp_path_factory, damage):
         with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
             read()
         assert refused(error.value, "make ")
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES)
+def test_a_damaged_opener_table_is_refused_and_never_read_by_the_runtime(built, monkeypatch,
+                                                                         damage):
+    from pipeline.sealed_parquet import read_sealed_parquet
+
+    path = built / "guessing" / "tiny-en.openers.parquet"
+    good = path.read_bytes()
+    answers = guessing_queries(built, monkeypatch)
+    path.write_bytes(damage_bytes(good, damage))
+    try:
+        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+            read_sealed_parquet(path, "tiny-en")
+        assert refused(error.value, "make tiny-en")
+        assert guessing_queries(built, monkeypatch) == answers
+    finally:
+        path.write_bytes(good)
+
+
+@settings(max_examples=200, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(damage=DAMAGES)
+def test_a_damaged_proof_table_is_refused(tmp_path_factory, damage):
+    import pyarrow as pa
+
+    from lookup.formats import PROOF_FORMAT, PROOF_VERSION
+    from pipeline.proof_table import SCHEMA, read_proof
+    from pipeline.sealed_parquet import sealed_parquet
+
+    table = pa.Table.from_pylist(
+        [{"opener": "bolt", "mode": "normal", "status": "exact", "total": 9, "max_depth": 3,
+          "seconds": 0.5},
+         {"opener": "bell", "mode": "normal", "status": "bound", "total": 12, "max_depth": None,
+          "seconds": 0.0}], schema=SCHEMA)
+    table = table.replace_schema_metadata({
+        "format": PROOF_FORMAT, "version": str(PROOF_VERSION), "game": "tiny-en",
+        "answers_sha256": "a" * 64, "guesses_sha256": "b" * 64,
+        "modes": json.dumps({"normal": {"margin": 0}})})
+    path = tmp_path_factory.mktemp("proofs") / "tiny-en.proof.parquet"
+    path.write_bytes(damage_bytes(sealed_parquet(table), damage))
+    with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+        read_proof(path, "a" * 64, "b" * 64)
+    assert refused(error.value, "make prove-tiny-en")

@@ -20,6 +20,7 @@ from pipeline.build_game import load_config
 from pipeline.build_tree import GameSearch, ScreenPool, search
 from pipeline.proof_table import compare_proofs, proven_opener, read_proof, recipe_path
 from pipeline.prove_openers import Checkpoints, RunInterrupted, make_plan, prove_openers
+from pipeline.sealed_parquet import sealed_parquet
 from pipeline.search_tree import INFINITE
 from test_tree import brute_force
 
@@ -342,7 +343,8 @@ def test_a_proof_that_disagrees_with_the_tree_search_is_refused(committed, tmp_p
     totals = table.column("total").to_pylist()
     field = table.schema.field("total")
     lowered = pa.array([totals[0] - 1] + totals[1:], field.type)
-    pq.write_table(table.set_column(table.schema.get_field_index("total"), field, lowered), proof)
+    proof.write_bytes(sealed_parquet(table.set_column(table.schema.get_field_index("total"),
+                                                      field, lowered)))
     with pytest.raises(BadInput, match=r"tiny-en.proof.parquet: normal opener '\w+' totals "
                                        r"\d+ there but \d+ in this search; rerun make "
                                        r"reprove-tiny-en"):
@@ -357,7 +359,7 @@ def test_reprove_checks_the_same_table_comes_out(committed, tmp_path):
     tampered = table.set_column(3, "total", [[totals[0] - 1] + totals[1:]])
     tampered_sources = tmp_path / "sources"
     shutil.copytree(sources, tampered_sources)
-    pq.write_table(tampered, tampered_sources / "proofs" / "tiny-en.proof.parquet")
+    (tampered_sources / "proofs" / "tiny-en.proof.parquet").write_bytes(sealed_parquet(tampered))
     result = run_make(artifacts, tampered_sources, "PROOF_WORKERS=1", "reprove-tiny-en",
                       check=False)
     assert result.returncode != 0
