@@ -13,6 +13,10 @@ import pytest
 from lookup.web_server import start_server
 
 BROWSER_SKIP_REASON = "no headless browser: install chromium (apt-get install chromium)"
+# How long a wait for a condition may last before it fails. Only a failing test waits this
+# long, so it is generous: on 2 cores busy with a build, a move list with a blank or a worker's
+# first game load has taken over the default 30 s.
+WAIT_MS = 120_000
 
 
 def chromium_path() -> str | None:
@@ -45,6 +49,7 @@ class Site:
         self.server = start_server(directory)
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/"
         self.page = browser.new_page()
+        self.page.set_default_timeout(WAIT_MS)
         self.errors = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
@@ -64,11 +69,22 @@ class Site:
 
     def wait_text(self, selector: str, text: str = "", prefix: bool = False) -> str:
         """Wait until the element's text is `text` (starts with it when `prefix`; any non-empty
-        text when `text` is empty) and return the text."""
-        self.page.wait_for_function(
-            "([selector, text, prefix]) => { const got = document.querySelector(selector)"
-            "?.textContent ?? ''; return text ? (prefix ? got.startsWith(text) : got === text)"
-            " : got !== ''; }", arg=[selector, text, prefix])
+        text when `text` is empty) and return the text. Give `text` wherever the element may
+        still show an earlier text: waiting for "any text" would return the stale one.
+
+        Raises:
+            AssertionError: the text did not come (the message shows what the page shows).
+        """
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout  # a Site has playwright
+
+        try:
+            self.page.wait_for_function(
+                "([selector, text, prefix]) => { const got = document.querySelector(selector)"
+                "?.textContent ?? ''; return text ? (prefix ? got.startsWith(text) : got === text)"
+                " : got !== ''; }", arg=[selector, text, prefix])
+        except PlaywrightTimeout:
+            shown = self.page.text_content(selector) if self.page.query_selector(selector) else None
+            raise AssertionError(f"{selector} shows {shown!r}, not {text!r}") from None
         return self.page.text_content(selector)
 
     def bytes_fetched(self) -> int:

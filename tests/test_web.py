@@ -710,7 +710,7 @@ def test_pasted_board_is_checked_as_python_checks_it(finder, runtime):
             cw.parse_board(text)
         page.fill("#board-text", text)
         page.click("#use-board")
-        assert finder.wait_text("#board-error") == f"pasted board: {error.value}"
+        finder.wait_text("#board-error", f"pasted board: {error.value}")
         assert board_on_page(page) == ("." * 15 + "\n") * 15
     good = selfplay_board("scrabble-en", SCRABBLE_POSITION)
     page.fill("#board-text", "\n  " + good.replace("\n", " \n").replace("....", ". . . ."))
@@ -759,12 +759,11 @@ def test_address_of_another_game_or_a_bad_board_says_so(finder):
         "No crossword game 'scrabble-xx' on this site: pick one of erudit-ru, scrabble-en, "
         "wordfeud-en.")
     page.evaluate("location.hash = '#moves?game=wordfeud-en&board=15/15/7cat5'")
-    assert finder.wait_text("#board-error") == (
-        "the board in the address has 3 rows; it needs 15")
+    finder.wait_text("#board-error", "the board in the address has 3 rows; it needs 15")
     page.evaluate("location.hash = '#moves?game=wordfeud-en&board=" + "15/" * 7 +
                   "7cat6/" + "15/" * 6 + "15'")
-    assert finder.wait_text("#board-error") == (
-        "the board in the address has 16 squares in row 7; it needs 15")
+    finder.wait_text("#board-error",
+                     "the board in the address has 16 squares in row 7; it needs 15")
     assert page.input_value("#cw-game") == "wordfeud-en"
     assert board_on_page(page) == ("." * 15 + "\n") * 15
 
