@@ -2,12 +2,16 @@
 scrabble-en, compiled engine:
 
 - Simulation: iterations per second (one iteration: every candidate played out over the
-  same dealing), 10 candidates, 2 plies, on the midgame positions of bench_crossword.py.
+  same dealing), 10 candidates, 2 plies, on the midgame positions of bench_crossword.py, with
+  the lines played by the compiled kernel (lookup/crossword/sim_kernel.py) against the Python
+  lines around the compiled best-play search (the baseline, same run, same rows).
   macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go). The same with every line
   played to the end of the game (plies=None, what the sim bot does once at most 14 tiles are
   unseen) from greedy self-play positions with 7 tiles in the bag.
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
-  solve time of 4-, 6- and 8-ply searches (macondo: an 8-ply endgame in 1.19 s).
+  solve time of 4-, 6- and 8-ply searches on the compiled kernel (lookup/crossword/endgame.py
+  KernelSearch), against EndgameSearch (Python negamax around the compiled move engine; the
+  same nodes) at 4 and 6 plies (macondo: an 8-ply endgame in 1.19 s).
 - The one-tile pre-endgame (lookup/crossword/simulate.py pre_endgame) from greedy self-play
   (the turn one tile is left in the bag): median time per position, each line solved 4 plies
   deep.
@@ -41,15 +45,20 @@ def sim_rows(cw, engine) -> list[dict]:
     from lookup.crossword.simulate import simulate
 
     cases = midgame_cases(cw, GAME)[0][:SIM_POSITIONS]
-    seconds = 0.0
+    simulate(engine, *cases[0], iterations=1)  # compiles the kernel
+    seconds = {True: 0.0, False: 0.0}
     for board, rack in cases:
-        spent, _rows = timed(simulate, engine, board, rack, candidates=10, plies=2,
-                             iterations=SIM_ITERATIONS)
-        seconds += spent
+        for kernel in (True, False):
+            spent, _rows = timed(simulate, engine, board, rack, candidates=10, plies=2,
+                                 iterations=SIM_ITERATIONS, kernel=kernel)
+            seconds[kernel] += spent
     iterations = SIM_ITERATIONS * len(cases)
-    rows = [row("simulation, 10 candidates, 2 plies", iterations / seconds, "iterations/s",
+    rows = [row("simulation, 10 candidates, 2 plies", iterations / seconds[True],
+                "iterations/s", "Python lines", iterations / seconds[False],
                 note=f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
-                "before 30); macondo 1.44 ms per iteration")]
+                "before 30), one core; the kernel's lines are ~20 best-play searches of "
+                "~50-150 us each per iteration; macondo 1.44 ms per iteration",
+                higher_is_better=True)]
     ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
     seconds = 0.0
     for board, rack, other, bag in ends:
@@ -90,25 +99,49 @@ def bag_empty_positions(engine, count: int) -> list:
     return [(board, rack, other) for board, rack, other, _ in greedy_positions(engine, count, 0)]
 
 
+BASELINE_DEPTHS = (4, 6)
+
+
+def _solve_all(engine, positions, depth, search_class):
+    """(CPU seconds of each solve, nodes, solved exactly) over the positions."""
+    times, nodes, exact = [], 0, 0
+    for board, rack, other in positions:
+        racks = [engine.rack_counts(rack, board), engine.rack_counts(other, board)]
+        started = time.process_time()
+        search = search_class(engine, engine.cells(board), racks)
+        _value, _line, solved, _plies = search.solve(plies=depth)
+        times.append(time.process_time() - started)
+        nodes += search.nodes
+        exact += solved
+    return times, nodes, exact
+
+
 def depth_rows(engine) -> list[dict]:
-    from lookup.crossword.endgame import solve_endgame
+    from lookup.crossword.endgame import EndgameSearch, KernelSearch
 
     rows = []
     positions = bag_empty_positions(engine, DEPTH_POSITIONS)
+    _solve_all(engine, positions[:1], 1, KernelSearch)  # compiles the kernel
     for depth in DEPTHS:
-        times, nodes, exact = [], 0, 0
-        for board, rack, other in positions:
-            started = time.process_time()
-            result = solve_endgame(engine, board, rack, other, plies=depth)
-            times.append(time.process_time() - started)
-            nodes += result.nodes
-            exact += result.exact
+        times, nodes, exact = _solve_all(engine, positions, depth, KernelSearch)
+        base_times, base_nodes, baseline = None, None, ""
+        if depth in BASELINE_DEPTHS:
+            baseline = "EndgameSearch (Python)"
+            base_times, base_nodes, _exact = _solve_all(engine, positions, depth,
+                                                        EndgameSearch)
         rows.append(row(f"endgame {depth} plies, median solve", statistics.median(times), "s",
+                        baseline,
+                        base_times and statistics.median(base_times),
                         note=f"{len(positions)} endgames as the bag empties; {exact} solved to the "
-                        f"end within the depth; slowest {max(times):.3g} s; macondo 8 plies "
-                        "1.19 s"))
+                        f"end within the depth; slowest {max(times):.3g} s; compiled kernel; "
+                        "macondo 8 plies 1.19 s"))
         rows.append(row(f"endgame {depth} plies, nodes per second", nodes / sum(times),
-                        "nodes/s"))
+                        "nodes/s", baseline,
+                        base_nodes and base_nodes / sum(base_times),
+                        note="most nodes list their plays or find their best play with the "
+                        "compiled move engine: 20-80 us a search on these boards, so "
+                        "1,000,000 nodes/s would need the move lists kept up to date move by "
+                        "move instead of generated afresh", higher_is_better=True))
     return rows
 
 
@@ -124,8 +157,7 @@ def pre_endgame_rows(engine) -> list[dict]:
                 statistics.median(times), "s",
                 note=f"{len(times)} positions with one tile in the bag (greedy self-play); slowest "
                 f"{max(times):.3g} s; each candidate x each tile the bag may hold is one "
-                "endgame solve, too slow for the sim bot's budget (lookup/play/match.py SIM_BUDGET "
-                "simulates instead)")]
+                "endgame solve on the compiled kernel, one table shared by the solves")]
 
 
 def run() -> list[dict]:

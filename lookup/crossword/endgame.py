@@ -489,19 +489,23 @@ class KernelSearch:
 
     Args:
         engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
+        fresh: start with an empty table (the same result whatever was searched before);
+            False keeps the entries of the engine's previous search, which are positions'
+            values as much as this search's (the pre-endgame's solves share them).
 
     Attributes:
         clock: what `solve`'s seconds are read from: time.perf_counter, or time.process_time
             for CPU seconds on a shared machine.
     """
 
-    def __init__(self, engine, cells, racks, scoreless: int = 0):
+    def __init__(self, engine, cells, racks, scoreless: int = 0, fresh: bool = True):
         if not engine.cw.rules.repeat_words:
             raise ValueError(f"{engine.cw.id} forbids repeated words: use EndgameSearch")
         self.engine = engine
         self.space = space = _workspace(engine)
-        space.generation += 1
-        self.generation = space.generation  # a fresh table: the same result every time
+        if fresh:
+            space.generation += 1
+        self.generation = space.generation
         self.cells = [int(c) for c in cells]
         self.racks = [[int(n) for n in rack] for rack in racks]
         if max(max(rack) for rack in self.racks) >= space.per_rack:
@@ -780,12 +784,12 @@ def check_budget(seconds=None, plies=None, iterations=None, nodes=None) -> None:
             raise BadInput(f"{name} must be positive, not {value}")
 
 
-def endgame_search(engine, cells, racks, scoreless: int = 0):
-    """The search for a position: the compiled kernel's (KernelSearch) on the compiled engine
-    when the game allows repeated words, else EndgameSearch.
+def endgame_search(engine, cells, racks, scoreless: int = 0, fresh: bool = True):
+    """The search for a position: the compiled kernel's (KernelSearch, `fresh` its argument)
+    on the compiled engine when the game allows repeated words, else EndgameSearch.
     """
     if engine.compiled and engine.cw.rules.repeat_words:
-        return KernelSearch(engine, cells, racks, scoreless)
+        return KernelSearch(engine, cells, racks, scoreless, fresh)
     return EndgameSearch(engine, cells, racks, scoreless)
 
 

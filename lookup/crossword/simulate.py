@@ -44,7 +44,7 @@ import numpy as np
 
 from lookup.crossword import sim_kernel
 from lookup.crossword.board import Board
-from lookup.crossword.endgame import EndgameSearch, check_budget, play_tiles
+from lookup.crossword.endgame import check_budget, endgame_search, play_tiles
 from lookup.crossword.engine_kernel import (
     MOVE_FIELDS,
     R_LEAVE,
@@ -542,7 +542,8 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
 
     Args:
         engine, board, rack, unseen, candidates, leave: as simulate.
-        plies, seconds: each endgame solve's limits (EndgameSearch.solve).
+        plies, seconds: each endgame solve's limits (lookup/crossword/endgame.py
+            endgame_search: the compiled kernel's search on the compiled engine).
 
     Returns:
         SimRow per candidate, best first (iterations: the distinct bag tiles; stderr 0.0,
@@ -562,6 +563,7 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
     mover_rack = engine.rack_counts(rack, board)
     codes = [engine.to_lex[code] for code in pool]
     rows = []
+    solves = 0
     for rank, (equity, play) in enumerate(_candidates(engine, board, rack, leaves, candidates)):
         total = 0.0
         for bag_tile, copies in sorted(Counter(codes).items()):
@@ -572,7 +574,10 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
             for tile in order:
                 line.racks[1][tile] += 1
             line.play(0, play)
-            search = EndgameSearch(engine, line.cells, [line.racks[1], line.racks[0]])
+            # One table for every solve: positions recur across candidates and bag tiles.
+            search = endgame_search(engine, line.cells, [line.racks[1], line.racks[0]],
+                                    fresh=not solves)
+            solves += 1
             value, _line, _exact, _depth = search.solve(plies=plies, seconds=seconds)
             total += copies * (play[R_SCORE] - value)
         rows.append(SimRow(engine.move(play, board), total / len(codes), 0.0,
