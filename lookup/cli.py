@@ -388,6 +388,12 @@ def sim(args) -> int:
               f"{move.notation().split()[2]:<16} {move.score:>5} {row.equity:>7.1f} "
               f"{row.mean:>8.2f} {row.stderr:>7.2f} {gain:>13} {row.iterations:>6}"
               f"{'  pruned' if row.pruned else ''}")
+    # The stopping rule's state (lookup/crossword/simulate.py StoppingRule).
+    pruned = sum(row.pruned for row in rows)
+    settled = "; the first is clearly the best" if len(rows) > 1 and pruned == len(rows) - 1 \
+        else ""
+    print(f"{max(row.iterations for row in rows)} iterations; {pruned} of {len(rows)} "
+          f"candidates pruned{settled}")
     if default_leave(game) is None:
         print("(no leave values for this game: equity is the score)")
     return 0

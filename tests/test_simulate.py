@@ -3,6 +3,7 @@
 pruning by the bounds, the pre-endgame against the endgame solver, the player's choices, and
 bad input as one line. Fast suite: fixture lexicons, the pure-Python engine."""
 
+import math
 from collections import Counter
 
 import numpy as np
@@ -15,9 +16,11 @@ from lookup.crossword.endgame import solve_endgame
 from lookup.crossword.engine import MoveEngine, numba_available
 from lookup.crossword.leaves import LeaveValues, leave_keys
 from lookup.crossword.simulate import (
+    MAX_ITERATIONS,
+    MIN_ITERATIONS,
+    StoppingRule,
     _candidates,
     _leaves_for,
-    _prune,
     _simulate_line,
     pre_endgame,
     simulate,
@@ -215,14 +218,47 @@ def test_the_player_leaves_the_best_by_equity_only_on_a_significant_gain():
     assert SimPlayer.choose(rows(-2.0, 1.0)).move.kind == "pass"
 
 
-def test_pruning_stops_a_candidate_below_the_leaders_lower_bound():
-    # (sum, sum of squares, count): means 10 and 0 with standard errors 1 and 0.1; a third,
-    # mean 9.9, overlaps the leader.
-    totals = [[1000.0, 10000.0 + 99 * 100, 100], [0.0, 99.0, 100], [990.0, 9801.0 + 99 * 100,
-                                                                     100]]
-    pruned = [False, False, False]
-    _prune(totals, pruned)
-    assert pruned == [False, True, False]
+def run_rule(means, shared, own, seed, iterations=MAX_ITERATIONS):
+    """A StoppingRule fed synthetic values: candidate i's value in an iteration is means[i]
+    plus noise every candidate shares (sd `shared`: the dealing, common random numbers) plus
+    its own (sd `own`); (the rule, iterations run)."""
+    rng = np.random.default_rng(seed)
+    rule = StoppingRule(len(means), iterations)
+    for done in range(1, iterations + 1):
+        common = rng.normal(0.0, shared)
+        for index, mean in enumerate(means):
+            if not rule.pruned[index]:
+                rule.add(index, mean + common + rng.normal(0.0, own))
+        if rule.iteration_done():
+            return rule, done
+    return rule, iterations
+
+
+def test_the_paired_bound_prunes_what_the_rows_bounds_cannot():
+    # A gap of 3 points under a dealing noise of 40: the rows' own bounds overlap for
+    # thousands of iterations; the paired difference (noise 5) settles it within a few hundred.
+    rule, done = run_rule([3.0, 0.0], shared=40.0, own=5.0, seed=1)
+    assert rule.pruned == [False, True] and done < 400
+    assert rule.z == pytest.approx(math.sqrt(2 * math.log(2 / 0.01)))
+
+
+def test_nothing_is_pruned_before_the_minimum_or_between_checks():
+    rule, done = run_rule([100.0, 0.0, 0.0], shared=1.0, own=1.0, seed=2)
+    assert done == MIN_ITERATIONS and rule.pruned == [False, True, True]
+
+
+def test_the_stopping_rule_never_prunes_the_true_best_of_a_large_gap_case():
+    # 200 seeded simulations of 10 candidates: the best leads the next by 4 points, the others
+    # trail further, under dealing noise 40 and own noise 12 (a 2-ply simulation's order of
+    # magnitude). The true best is never pruned, and the rule finds it in most runs well
+    # before the budget.
+    means = [4.0, 0.0, -1.0, -2.0, -3.0, -5.0, -8.0, -10.0, -15.0, -20.0]
+    settled = 0
+    for seed in range(200):
+        rule, done = run_rule(means, shared=40.0, own=12.0, seed=seed)
+        assert not rule.pruned[0], seed
+        settled += done < MAX_ITERATIONS
+    assert settled >= 190
 
 
 def test_pre_endgame_finishes_each_bag_tile_with_the_endgame_solver():

@@ -17,10 +17,15 @@ after the game's limit of scoreless turns in a row each side loses its own rack'
 played to the end has no leave term. Every turn places a tile or is scoreless, so a line to the
 end always ends.
 
-Pruning: from MIN_ITERATIONS on, every PRUNE_EVERY iterations, a candidate whose mean plus
-PRUNE_Z standard errors falls below the leader's mean minus PRUNE_Z standard errors stops;
-the search stops once one candidate is left. Deterministic for a seed when bounded by
-iterations (a time budget stops after a whole iteration, whose count depends on the clock).
+The stopping rule (StoppingRule): from MIN_ITERATIONS on, every PRUNE_EVERY iterations, a
+candidate stops (is pruned) when the leader (the best mean) beats it over the dealings both
+were simulated with by more than z standard errors of their paired difference: its upper
+bound falls below the leader's lower bound, measured where common random numbers make the
+bound tight. z = sqrt(2 ln(K / STOP_DELTA)) for K candidates (a union bound over them, as
+macondo's Stop99 rule), so more candidates need a clearer gap. The simulation stops once one
+candidate is left (it is clearly the best) or the budget is spent. Deterministic for a seed
+when bounded by iterations (a time budget stops after a whole iteration, whose count depends
+on the clock).
 
 Leaves come from a function of the kept tiles ("?" a blank) in points when one is given,
 else from the game's leave table when it is built (lookup/crossword/leaves.py, looked up many at
@@ -63,7 +68,7 @@ DEFAULT_ITERATIONS = 100
 MAX_ITERATIONS = 3250
 MIN_ITERATIONS = 30
 PRUNE_EVERY = 10
-PRUNE_Z = 2.576  # two-sided 99 %
+STOP_DELTA = 0.01
 
 
 @dataclass
@@ -475,7 +480,8 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     rng = random.Random(seed)
     totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
     gains = [[0.0, 0.0, 0] for _ in plays]  # the same, of value minus the first candidate's
-    pruned = [False] * len(plays)
+    rule = StoppingRule(len(plays), iterations)
+    pruned = rule.pruned
     started = time.perf_counter()
     for done in range(1, iterations + 1):
         order = list(codes)
@@ -487,6 +493,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
                 continue
             value = values[index] if values is not None else \
                 _simulate_line(engine, leaves, base_cells, mover_rack, play, order, plies)
+            rule.add(index, value)
             total = totals[index]
             total[0] += value
             total[1] += value * value
@@ -500,9 +507,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
                 gain[2] += 1
         if progress is not None:
             progress(done, iterations)
-        if done >= MIN_ITERATIONS and done % PRUNE_EVERY == 0:
-            _prune(totals, pruned)
-        if pruned.count(False) == 1 or (
+        if rule.iteration_done() or (
                 seconds is not None and time.perf_counter() - started >= seconds):
             break
     rows = []
@@ -523,14 +528,55 @@ def _mean_stderr(total) -> tuple[float, float]:
     return mean, math.sqrt(variance / n)
 
 
-def _prune(totals, pruned) -> None:
-    """Stop the candidates whose upper bound is below the leader's lower bound."""
-    bounds = {index: _mean_stderr(total) for index, total in enumerate(totals)
-              if not pruned[index]}
-    leader_low = max(mean - PRUNE_Z * stderr for mean, stderr in bounds.values())
-    for index, (mean, stderr) in bounds.items():
-        if mean + PRUNE_Z * stderr < leader_low:
-            pruned[index] = True
+class StoppingRule:
+    """The simulation's stopping rule (module docstring): which candidates are still
+    simulated, and whether the simulation is done.
+
+        rule = StoppingRule(candidates, iterations)
+        rule.add(index, value)      # each candidate not pruned, every iteration
+        if rule.iteration_done():   # after each iteration: prunes; True once one is left
+            ...
+
+    Args:
+        candidates: how many candidates (K).
+        iterations: the most iterations the simulation runs.
+
+    Attributes:
+        pruned: per candidate, whether it stopped.
+        z: standard errors of the paired difference a candidate must trail the leader by.
+    """
+
+    def __init__(self, candidates: int, iterations: int):
+        self.values = np.zeros((candidates, iterations))
+        self.pruned = [False] * candidates
+        self.done = 0
+        self.z = math.sqrt(2 * math.log(max(candidates, 2) / STOP_DELTA))
+
+    def add(self, index: int, value: float) -> None:
+        """Record a candidate's value in the current iteration."""
+        self.values[index, self.done] = value
+
+    def iteration_done(self) -> bool:
+        """Close the iteration: prune when due; True when one candidate is left."""
+        self.done += 1
+        if self.done >= MIN_ITERATIONS and self.done % PRUNE_EVERY == 0:
+            self.prune()
+        return self.pruned.count(False) == 1
+
+    def prune(self) -> None:
+        """Stop every candidate the leader beats by more than z paired standard errors (the
+        candidates still running were all simulated over the same `done` dealings).
+        """
+        live = [i for i, stopped in enumerate(self.pruned) if not stopped]
+        values = self.values[live, :self.done]
+        leader = int(np.argmax(values.mean(axis=1)))
+        gaps = values[leader] - values
+        n = self.done
+        means = gaps.mean(axis=1)
+        stderrs = gaps.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else np.zeros(len(live))
+        for k, index in enumerate(live):
+            if k != leader and means[k] - self.z * stderrs[k] > 0:
+                self.pruned[index] = True
 
 
 def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
