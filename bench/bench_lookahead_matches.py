@@ -7,9 +7,11 @@
   6 plies, no deeper round after 5,000 positions): solving full racks to the end takes tens of
   seconds each, too long for thousands.
 - The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/play/match.py,
-  bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET).
-  Goal: at least 55 % wins (macondo's simulating bot: 63.4 % of 2,126 games against its
-  leave bot, +16.3 points per game).
+  bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET, or
+  SIM_SECONDS of simulation per move when set). One process; each batch of pairs is appended
+  to a checkpoint file (MATCH_CHECKPOINT) and a rerun with the same seed and budget goes on
+  from there (more SIM_PAIRS extends the match). Goal: at least 60 % wins (macondo's
+  simulating bot: 63.4 % of 2,126 games against its leave bot, +16.3 points per game).
 - Exact endgames (EXACT_ENDGAMES, 2,000): the positions as the bag empties in greedy self-play,
   both racks as dealt (up to 7 tiles each), each solved with EXACT_SECONDS (10 s of CPU) for
   the search (lookup/crossword/endgame.py KernelSearch, compiled): the fraction solved to the
@@ -18,9 +20,9 @@
   solver at each of its turns, then greedily, the opponent greedy both times). Goal: 95 %
   solved within 10 s. Each endgame's result is appended to a checkpoint file
   (EXACT_CHECKPOINT, one JSON line each) and a rerun goes on from there.
-Processes: MATCH_WORKERS; the deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match and
-ENDGAME_GAMES=0 the endgames; each part has its own area, so a skipped part keeps its rows in
-bench/results.md. The match prints its standing to stderr after every batch of pairs.
+The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match, ENDGAME_GAMES=0 the solver's
+gain and EXACT_ENDGAMES=0 the exact endgames; each part has its own area, so a skipped part
+keeps its rows in bench/results.md. The long parts print their standing to stderr as they go.
 """
 
 import json
@@ -37,8 +39,10 @@ LONG = True
 GAME = "scrabble-en"
 ENDGAME_GAMES = int(os.environ.get("ENDGAME_GAMES", "2000"))
 SIM_PAIRS = int(os.environ.get("SIM_PAIRS", "1000"))
-WORKERS = int(os.environ.get("MATCH_WORKERS", "2"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
+SIM_SECONDS = float(os.environ.get("SIM_SECONDS", "0"))
+MATCH_CHECKPOINT = Path(os.environ.get(
+    "MATCH_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-sim-match.jsonl"))
 EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
 EXACT_SECONDS = 10.0
 EXACT_CHECKPOINT = Path(os.environ.get(
@@ -111,15 +115,15 @@ def exact_rows(done: list) -> list[dict]:
     where = (f"{len(done):,} endgames as the bag empties in greedy self-play (seeds 0, 1, ...), "
              f"both racks as dealt; {EXACT_SECONDS:g} s per solve")
     return [
-        row("lookahead-endgames", "exact endgames: solved to the end within 10 s",
+        row("lookahead-exact", "exact endgames: solved to the end within 10 s",
             100 * solved / len(done), "%", note=f"{where}; goal 95 %"),
-        row("lookahead-endgames", "exact endgames: CPU per solve, median",
+        row("lookahead-exact", "exact endgames: CPU per solve, median",
             statistics.median(seconds), "s",
             note=f"p95 {p95:.3g} s, max {seconds[-1]:.3g} s (with the line read back)"),
-        row("lookahead-endgames", "exact endgames: nodes per second",
+        row("lookahead-exact", "exact endgames: nodes per second",
             sum(r["nodes"] for r in done) / sum(seconds), "nodes/s",
             note="compiled kernel, one core, the line's read-back time counted"),
-        row("lookahead-endgames", "exact endgames: spread gained over greedy end play",
+        row("lookahead-exact", "exact endgames: spread gained over greedy end play",
             statistics.mean(gains), "points",
             note=f"solver better in {sum(g > 0 for g in gains)}, worse in "
             f"{sum(g < 0 for g in gains)} of {len(gains)} (it assumes a best-playing "
@@ -157,29 +161,66 @@ def endgame_gain_rows(engine) -> list[dict]:
                 f"{solved_seconds / len(gains):.2f} s CPU per endgame; Maven: over 10")]
 
 
+def checkpointed_match(game: str, pairs: int, seed: int, sim_budget: dict, path: Path,
+                       batch: int = 10):
+    """sim against equity over `pairs` mirrored pairs in this process (one core), batch by
+    batch, each batch's MatchResult appended to `path` as one JSON line: a rerun with the same
+    arguments reads the batches done and plays the rest. Returns (MatchResult, CPU seconds).
+    """
+    import dataclasses
+
+    from lookup.play.match import PAIR_STRIDE, MatchResult, play_pairs
+
+    key = {"game": game, "seed": seed, "sim_budget": sim_budget, "batch": batch}
+    done = []
+    if path.exists():
+        done = [json.loads(line) for line in path.read_text().splitlines() if line]
+        done = [entry for entry in done if entry["key"] == key]
+    total, seconds = MatchResult(), 0.0
+    for entry in done:
+        total.merge(MatchResult(**entry["result"]))
+        seconds += entry["seconds"]
+    first = seed * PAIR_STRIDE
+    with path.open("a") as checkpoint:
+        for start in range(len(done) * batch, pairs, batch):
+            started = time.process_time()
+            part = play_pairs(game, "sim", "equity",
+                              range(first + start, first + min(start + batch, pairs)),
+                              sim_budget=sim_budget)
+            spent = time.process_time() - started
+            checkpoint.write(json.dumps({"key": key, "result": dataclasses.asdict(part),
+                                        "seconds": spent}) + "\n")
+            checkpoint.flush()
+            total.merge(part)
+            seconds += spent
+            print(f"sim vs equity ({game}): {len(total.pair_shares)}/{pairs} pairs, "
+                  f"{100 * total.win_rate():.1f} % wins, {seconds:.0f} s CPU",
+                  file=sys.stderr, flush=True)
+    return total, seconds
+
+
+def match_row(game: str, result, seconds: float, pairs: int, seed: int, budget: dict) -> dict:
+    """The row of a sim-vs-equity match, finished or not, with its budget and interval."""
+    low, high = result.interval()
+    played = len(result.pair_shares)
+    moves = sum(result.turns)
+    return row("lookahead-matches", f"{game}: sim vs equity, win rate",
+               100 * result.win_rate(), "%",
+               note=f"{played:,} of {pairs:,} mirrored pairs, seed {seed}: W/D/L {result.wins}/"
+               f"{result.draws}/{result.losses}, 95 % interval {100 * low:.1f}-"
+               f"{100 * high:.1f} %, mean spread {result.mean_spread():+.1f}; budget per move: "
+               + ", ".join(f"{k} {v}" for k, v in budget.items())
+               + f"; {seconds / max(moves, 1):.2f} s CPU per move (both bots), one process")
+
+
 def sim_match_rows() -> list[dict]:
-    from lookup.play.match import SIM_BUDGET, play_match
+    from lookup.play.match import sim_options
 
     if not SIM_PAIRS:
         return []
-
-    def report(so_far, pairs):
-        print(f"sim vs equity: {len(so_far.pair_shares)}/{pairs} pairs, "
-              f"{100 * so_far.win_rate():.1f} % wins, spread {so_far.mean_spread():+.1f}, "
-              f"{time.perf_counter() - started:.0f} s",
-              file=sys.stderr, flush=True)
-
-    started = time.perf_counter()
-    result = play_match(GAME, "sim", "equity", SIM_PAIRS, SEED, WORKERS, progress=report)
-    low, high = result.interval()
-    budget = ", ".join(f"{k} {v}" for k, v in SIM_BUDGET.items())
-    note = (f"{SIM_PAIRS:,} mirrored pairs, seed {SEED}: W/D/L {result.wins}/{result.draws}/"
-            f"{result.losses}, 95 % interval {100 * low:.1f}-{100 * high:.1f} %, mean spread "
-            f"{result.mean_spread():+.1f}, points per move {result.points_per_move(0):.2f} vs "
-            f"{result.points_per_move(1):.2f}; budget per move: {budget}; "
-            f"{time.perf_counter() - started:.0f} s wall, {WORKERS} processes; macondo 63.4 %")
-    return [row("lookahead-matches", f"{GAME}: sim vs equity, win rate",
-                100 * result.win_rate(), "%", note=note)]
+    budget = {"seconds": SIM_SECONDS, "iterations": None} if SIM_SECONDS else {}
+    result, seconds = checkpointed_match(GAME, SIM_PAIRS, SEED, budget, MATCH_CHECKPOINT)
+    return [match_row(GAME, result, seconds, SIM_PAIRS, SEED, sim_options(budget))]
 
 
 def run() -> list[dict]:

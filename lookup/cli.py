@@ -429,9 +429,17 @@ def bots(args) -> int:
               f"{100 * result.win_rate():.1f} %, spread {result.mean_spread():+.1f}",
               end="", file=sys.stderr, flush=True)
 
+    from lookup.play.match import sim_options
+
+    # The sim bot's budget per move: --sim-seconds alone lets the clock bound the iterations.
+    sim_budget = {}
+    if args.sim_seconds is not None:
+        sim_budget.update(seconds=args.sim_seconds, iterations=args.sim_iterations)
+    elif args.sim_iterations is not None:
+        sim_budget["iterations"] = args.sim_iterations
     started = time.perf_counter()
     result = play_match(args.game, args.a, args.b, args.pairs, args.seed, args.workers,
-                        progress=progress)
+                        progress=progress, sim_budget=sim_budget)
     print(file=sys.stderr)
     low, high = result.interval()
     summary = {"game": args.game, "a": args.a, "b": args.b, "pairs": args.pairs,
@@ -442,6 +450,8 @@ def bots(args) -> int:
                "points_per_move": [round(result.points_per_move(0), 2),
                                    round(result.points_per_move(1), 2)],
                "seconds": round(time.perf_counter() - started, 1)}
+    if "sim" in (args.a, args.b):
+        summary["sim_budget"] = sim_options(sim_budget)
     if args.json:
         print(json.dumps(summary, indent=1))
         return 0
@@ -451,6 +461,9 @@ def bots(args) -> int:
           f"{100 * result.win_rate():.1f} % (95 % interval {100 * low:.1f}-{100 * high:.1f} %)")
     print(f"mean spread {result.mean_spread():+.1f} points per game; points per move: "
           f"A {result.points_per_move(0):.2f}, B {result.points_per_move(1):.2f}")
+    if "sim_budget" in summary:
+        print("sim bot budget per move: " + ", ".join(
+            f"{name} {value}" for name, value in summary["sim_budget"].items()))
     return 0
 
 
@@ -649,6 +662,10 @@ def build_parser() -> argparse.ArgumentParser:
                      help="mirrored pairs: one deal played twice, seats swapped (100)")
     sub.add_argument("--seed", type=non_negative_int, default=1, help="picks the deals (1)")
     sub.add_argument("--workers", type=positive_int, default=1, help="processes (1)")
+    sub.add_argument("--sim-seconds", type=positive_float,
+                     help="the sim bot's simulation time per move (default: its iterations)")
+    sub.add_argument("--sim-iterations", type=positive_int,
+                     help="the sim bot's dealings per move (30; with --sim-seconds, at most)")
 
     command(info, json_opt).add_argument(
         "--verify", action="store_true",

@@ -337,3 +337,28 @@ def test_bad_input_is_one_line():
         simulate(engine, board, "abcdefgh")
     with pytest.raises(BadInput, match="the pre-endgame needs one in the bag, 8 unseen"):
         pre_endgame(engine, board, rack)
+
+
+def test_the_sim_bots_budget_is_the_users_to_set():
+    from lookup.play.match import SIM_BUDGET, make_player, sim_options
+
+    cw = with_table("scrabble-en", quarter_table("scrabble-en"))
+    player = make_player("sim", cw, {"seconds": 0.5, "iterations": None})
+    assert (player.seconds, player.iterations, player.candidates) == (
+        0.5, None, SIM_BUDGET["candidates"])
+    assert sim_options() == SIM_BUDGET
+    with pytest.raises(BadInput, match="the sim bot has no budget option 'speed'"):
+        sim_options({"speed": 2})
+
+
+def test_the_player_uses_the_pre_endgame_with_one_tile_in_the_bag():
+    # One tile in the bag: the player asks the pre-endgame (each candidate x each bag tile
+    # solved as an endgame), whose best row is CATS (tests above: every line ends stuck).
+    engine = cat_engine("player-pre-endgame")
+    board = cat_board(engine.cw)
+    player = SimPlayer(candidates=2, pre_endgame_candidates=2, pre_endgame_plies=4)
+    game = Game(engine, [player, greedy_player], bag="q", racks=["s", "zxjkvwy"], board=board,
+                record=True)
+    game.step()
+    expected = pre_endgame(engine, board, "s", unseen="qzxjkvwy", candidates=2, plies=4)
+    assert game.moves[0][1] == expected[0].move.notation()

@@ -417,13 +417,15 @@ class _Workspace:
     2^20 / 2^14 moves; a records buffer or arena that proves too small grows.
     """
 
+    BITS = (19, 17, 20)  # compiled: log2 of the table's slots, the cache's, the arena's moves
+
     def __init__(self, engine):
         self.engine = engine
         self.compiled = engine.compiled
         self.kernel = _kernel(engine.compiled)
         params = engine._constants[0]
         self.width = int(params[P_RACK_SIZE]) + MOVE_FIELDS
-        table_bits, cache_bits, arena_bits = (19, 17, 20) if self.compiled else (12, 10, 14)
+        table_bits, cache_bits, arena_bits = self.BITS if self.compiled else (12, 10, 14)
         rng = random.Random(_ZOBRIST_SEED)
         size = engine.size
         self.per_rack = max(engine.cw.rules.rack_size, 16) + 1

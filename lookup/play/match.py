@@ -16,6 +16,7 @@ counts half a win. The 95 % interval of the win rate treats each pair as one sam
 games of a pair are not independent): mean +- 1.96 standard errors of the pairs' win shares.
 """
 
+import inspect
 import math
 import os
 from dataclasses import dataclass, field
@@ -34,8 +35,21 @@ PAIR_STRIDE = 10**7
 Z95 = 1.96
 
 
-def make_player(name: str, cw):
-    """The bot called `name` for a game (PLAYERS).
+def sim_options(sim_budget: dict | None = None) -> dict:
+    """The sim bot's SimPlayer arguments: SIM_BUDGET changed by `sim_budget`.
+
+    Raises:
+        BadInput: a name SimPlayer does not take.
+    """
+    unknown = sorted(set(sim_budget or {}) - set(inspect.signature(SimPlayer).parameters))
+    if unknown:
+        raise BadInput(f"the sim bot has no budget option {unknown[0]!r}")
+    return {**SIM_BUDGET, **(sim_budget or {})}
+
+
+def make_player(name: str, cw, sim_budget: dict | None = None):
+    """The bot called `name` for a game (PLAYERS); `sim_budget` changes the sim bot's
+    SIM_BUDGET (SimPlayer's arguments, e.g. {"seconds": 1.0, "iterations": None}).
 
     Raises:
         BadInput: an unknown name.
@@ -49,7 +63,7 @@ def make_player(name: str, cw):
         return EquityPlayer(TileModel.from_table(cw.leaves()))
     if name == "sim":
         cw.leaves()  # the simulation's leave is the table: refuse the bot without one
-        return SimPlayer(**SIM_BUDGET)
+        return SimPlayer(**sim_options(sim_budget))
     raise BadInput(f"unknown bot {name!r}; the bots are {', '.join(PLAYERS)}")
 
 
@@ -130,13 +144,13 @@ def _seat_turns(turns: int, seat: int) -> int:
 
 
 def play_pairs(game_id: str, a: str, b: str, seeds, artifacts: str | None = None,
-               compiled: bool | None = None) -> MatchResult:
-    """Play one mirrored pair per seed; the result for bot A."""
+               compiled: bool | None = None, sim_budget: dict | None = None) -> MatchResult:
+    """Play one mirrored pair per seed; the result for bot A (sim_budget: make_player's)."""
     if artifacts is not None:
         os.environ["WORDPACK_ARTIFACTS"] = artifacts
     cw = crossword_game(game_id)
     engine = move_engine(cw, compiled)
-    first, second = make_player(a, cw), make_player(b, cw)
+    first, second = make_player(a, cw, sim_budget), make_player(b, cw, sim_budget)
     result = MatchResult()
     for seed in seeds:
         a_first, b_first = mirrored_pair(engine, first, second, seed)
@@ -153,7 +167,8 @@ def _play_batch(task) -> MatchResult:
 
 
 def play_match(game_id: str, a: str, b: str, pairs: int, seed: int, workers: int = 1,
-               batch: int = 50, progress=None, compiled: bool | None = None) -> MatchResult:
+               batch: int = 50, progress=None, compiled: bool | None = None,
+               sim_budget: dict | None = None) -> MatchResult:
     """Play `pairs` mirrored pairs of bot A against bot B.
 
     Args:
@@ -165,6 +180,7 @@ def play_match(game_id: str, a: str, b: str, pairs: int, seed: int, workers: int
         batch: pairs per batch.
         progress: a callable(result so far, pairs) after every batch, or None.
         compiled: the engine's path (lookup/crossword/engine.py move_engine).
+        sim_budget: changes to the sim bot's budget per move (sim_options).
 
     Raises:
         BadInput: an unknown bot, or fewer than one pair or worker.
@@ -174,10 +190,11 @@ def play_match(game_id: str, a: str, b: str, pairs: int, seed: int, workers: int
             raise BadInput(f"unknown bot {name!r}; the bots are {', '.join(PLAYERS)}")
     if pairs < 1 or workers < 1:
         raise BadInput("a match needs at least one pair and one worker")
+    sim_options(sim_budget)  # an unknown option is bad input before any game starts
     first = seed * PAIR_STRIDE
     artifacts = os.environ.get("WORDPACK_ARTIFACTS")
     tasks = [(game_id, a, b, range(first + k, first + min(k + batch, pairs)), artifacts,
-              compiled) for k in range(0, pairs, batch)]
+              compiled, sim_budget) for k in range(0, pairs, batch)]
     total = MatchResult()
     if workers == 1:
         done = map(_play_batch, tasks)

@@ -112,6 +112,8 @@ class SimPlayer:
         endgame_nodes: stop deepening an endgame once it has searched this many positions
             (the first round always finishes; None: no limit); machine-independent too.
         pre_endgame_candidates: candidates of the one-tile pre-endgame; 0 simulates instead.
+        pre_endgame_plies: each of the pre-endgame's endgame solves at most this deep (None:
+            to the end, or endgame_seconds).
         to_end_unseen: with at most this many tiles unseen (bag and opponent's rack), each
             line is simulated to the end of the game instead of `plies` deep (Quackle's
             championship player: 14); 0 never. Two plies and a leave misjudge the last turns
@@ -124,7 +126,7 @@ class SimPlayer:
                  seconds: float | None = None, endgame_seconds: float | None = 5.0,
                  pre_endgame_candidates: int = 0, leave=None, seed: int = 0,
                  endgame_plies: int | None = None, endgame_nodes: int | None = None,
-                 to_end_unseen: int = 0):
+                 to_end_unseen: int = 0, pre_endgame_plies: int | None = 4):
         self.candidates = candidates
         self.plies = plies
         self.iterations = iterations
@@ -133,6 +135,7 @@ class SimPlayer:
         self.endgame_plies = endgame_plies
         self.endgame_nodes = endgame_nodes
         self.pre_endgame_candidates = pre_endgame_candidates
+        self.pre_endgame_plies = pre_endgame_plies
         self.to_end_unseen = to_end_unseen
         self.leave = leave
         self.seed = seed
@@ -158,7 +161,8 @@ class SimPlayer:
         if position.bag == 1 and self.pre_endgame_candidates:
             rows = pre_endgame(engine, board, position.rack, unseen,
                                candidates=self.pre_endgame_candidates,
-                               seconds=self.endgame_seconds, leave=self.leave)
+                               plies=self.pre_endgame_plies, seconds=self.endgame_seconds,
+                               leave=self.leave)
             return rows[0].move if rows else greedy_player(position)
         plies = None if len(unseen) <= self.to_end_unseen else self.plies
         rows = simulate(engine, board, position.rack, unseen, candidates=self.candidates,
