@@ -448,8 +448,9 @@ class _Workspace:
         self.grow_records(256)
         self.no_keys, self.no_values = self.zeros(0), self.floats(0)
         self.out_keys, self.out_values = self.zeros(8), self.floats(8)
-        self.generation = 0
-        self.list_generation = 0
+        # Generations start at 1: a zeroed slot (generation 0) is free.
+        self.generation = 0  # each search adds one before its first use
+        self.list_generation = 1
 
     def ints(self, values):
         return np.asarray(values, dtype=np.int64) if self.compiled else [int(v) for v in values]

@@ -77,7 +77,9 @@ S_E_BETA = 22
 S_E_SCORELESS = 23
 S_NEED = 24  # with NEED_RECORDS: the records wanted
 S_LIST_GENERATION = 25  # cache entries of other generations are free
-STATE = 26
+S_LISTED = 26  # move lists the engine made (ALL_PLAYS searches)
+S_BEST_SEARCHES = 27  # best-play searches of the horizon (BEST_PLAY searches)
+STATE = 28
 
 MODE_ENTER = 0
 MODE_STEP = 1
@@ -261,6 +263,7 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
     size = params[P_SIZE]
     record_width = RECORD_FIELDS + size
     rack = racks[side * CODES:(side + 1) * CODES]
+    state[S_LISTED] += 1
     count = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
                    no_keys, no_values, 0.0, ALL_PLAYS, records, equity)
     if count * record_width > len(records) or count > len(sort_keys):
@@ -316,6 +319,7 @@ def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cel
     source_values[0] = float(bonus)
     fill_leave_table(source_keys, source_values, out_keys, out_values)
     rack = racks[side * CODES:(side + 1) * CODES]
+    state[S_BEST_SEARCHES] += 1
     found = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
                    out_keys, out_values, float(max(bonus, 0)), BEST_PLAY, records, equity)
     best = 0
