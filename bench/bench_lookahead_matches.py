@@ -4,8 +4,7 @@
   spread the endgame solver gains over greedy play: the side to move finishes the game
   greedily, then again with the solver, the opponent greedy both times (Maven: "over 10
   points per game"). The solver has the sim bot's budget (lookup/play/match.py SIM_BUDGET: at most
-  6 plies, no deeper round after 5,000 positions): solving full racks to the end takes tens of
-  seconds each, too long for thousands.
+  6 plies, no deeper round after a number of positions).
 - The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/play/match.py,
   bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET, or
   SIM_SECONDS of simulation per move when set). One process; each batch of pairs is appended
@@ -203,14 +202,14 @@ def match_row(game: str, result, seconds: float, pairs: int, seed: int, budget: 
     """The row of a sim-vs-equity match, finished or not, with its budget and interval."""
     low, high = result.interval()
     played = len(result.pair_shares)
-    moves = sum(result.turns)
     return row("lookahead-matches", f"{game}: sim vs equity, win rate",
                100 * result.win_rate(), "%",
                note=f"{played:,} of {pairs:,} mirrored pairs, seed {seed}: W/D/L {result.wins}/"
                f"{result.draws}/{result.losses}, 95 % interval {100 * low:.1f}-"
                f"{100 * high:.1f} %, mean spread {result.mean_spread():+.1f}; budget per move: "
                + ", ".join(f"{k} {v}" for k, v in budget.items())
-               + f"; {seconds / max(moves, 1):.2f} s CPU per move (both bots), one process")
+               + f"; {seconds / max(result.turns[0], 1):.2f} s CPU per sim-bot move (the "
+               "equity bot's moves included), one process")
 
 
 def sim_match_rows() -> list[dict]:

@@ -581,15 +581,16 @@ class StoppingRule:
 
 def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
                 candidates: int = 10, plies: int | None = None,
-                seconds: float | None = None, leave=None) -> list:
+                seconds: float | None = None, leave=None, nodes: int | None = None) -> list:
     """With one tile in the bag: each candidate's mean value over the tile the bag holds
     (weighted by how many of the unseen tiles are that tile), each line finished by the
     endgame solver with the opponent to move (module docstring).
 
     Args:
         engine, board, rack, unseen, candidates, leave: as simulate.
-        plies, seconds: each endgame solve's limits (lookup/crossword/endgame.py
-            endgame_search: the compiled kernel's search on the compiled engine).
+        plies, seconds, nodes: each endgame solve's limits (EndgameSearch.solve; the search
+            is lookup/crossword/endgame.py endgame_search's: the compiled kernel's on the
+            compiled engine).
 
     Returns:
         SimRow per candidate, best first (iterations: the distinct bag tiles; stderr 0.0,
@@ -598,7 +599,7 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
     Raises:
         BadInput: as simulate, or unseen tiles that are not one more than a full rack.
     """
-    check_budget(seconds=seconds, plies=plies)
+    check_budget(seconds=seconds, plies=plies, nodes=nodes)
     cw = engine.cw
     pool = _unseen(engine, board, rack, unseen)
     if len(pool) != cw.rules.rack_size + 1:
@@ -624,7 +625,8 @@ def pre_endgame(engine, board: Board, rack: str, unseen: str | None = None,
             search = endgame_search(engine, line.cells, [line.racks[1], line.racks[0]],
                                     fresh=not solves)
             solves += 1
-            value, _line, _exact, _depth = search.solve(plies=plies, seconds=seconds)
+            value, _line, _exact, _depth = search.solve(plies=plies, seconds=seconds,
+                                                        nodes=nodes)
             total += copies * (play[R_SCORE] - value)
         rows.append(SimRow(engine.move(play, board), total / len(codes), 0.0,
                            len(set(codes)), False, equity, rank))

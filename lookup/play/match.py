@@ -7,10 +7,12 @@ Bots (PLAYERS): "greedy" (the best score; with no play, exchange the whole rack 
 "equity" (score + the game's learned leave table, lookup/crossword/equity.py), "tile" (score + one
 value per tile, the table's one-tile leaves, minus 3 per repeated tile), "sim"
 (lookup/play/players.py with a fixed budget per move, SIM_BUDGET: the equity bot's 10 best
-candidates simulated 2 plies deep over the same 30 dealings each (to the end of the game once at
-most 14 tiles are unseen), pruning clearly worse ones, the equity bot's exchanges kept; with the bag
-empty the endgame solver, at most 6 plies deep and no deeper round once 5,000 positions are
-searched; a budget counted in work, not seconds, so a match gives the same result on any machine).
+candidates simulated 2 plies deep over the same 60 dealings at most (to the end of the game once
+at most 14 tiles are unseen), clearly worse ones pruned by the stopping rule, the equity bot's
+exchanges kept; with one tile in the bag the pre-endgame (10 candidates x each tile the bag may
+hold, each solved 4 plies deep); with the bag empty the endgame solver, at most 6 plies deep and
+no deeper round once 20,000 positions are searched; a budget counted in work, not seconds, so a
+match gives the same result on any machine; make_player's sim_budget changes it).
 Pair k plays the game seed seed * PAIR_STRIDE + k twice (lookup/play/game.py mirrored_pair). A draw
 counts half a win. The 95 % interval of the win rate treats each pair as one sample (the two
 games of a pair are not independent): mean +- 1.96 standard errors of the pairs' win shares.
@@ -29,8 +31,9 @@ from lookup.play.game import mirrored_pair
 from lookup.play.players import EquityPlayer, SimPlayer, greedy_player
 
 PLAYERS = ("greedy", "equity", "tile", "sim")
-SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 30, "to_end_unseen": 14,
-              "endgame_plies": 6, "endgame_nodes": 5000, "endgame_seconds": None}
+SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 60, "to_end_unseen": 14,
+              "endgame_plies": 6, "endgame_nodes": 20000, "endgame_seconds": None,
+              "pre_endgame_candidates": 10, "pre_endgame_plies": 4}
 PAIR_STRIDE = 10**7
 Z95 = 1.96
 

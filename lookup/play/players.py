@@ -113,7 +113,7 @@ class SimPlayer:
             (the first round always finishes; None: no limit); machine-independent too.
         pre_endgame_candidates: candidates of the one-tile pre-endgame; 0 simulates instead.
         pre_endgame_plies: each of the pre-endgame's endgame solves at most this deep (None:
-            to the end, or endgame_seconds).
+            to the end); endgame_seconds and endgame_nodes bound each of them too.
         to_end_unseen: with at most this many tiles unseen (bag and opponent's rack), each
             line is simulated to the end of the game instead of `plies` deep (Quackle's
             championship player: 14); 0 never. Two plies and a leave misjudge the last turns
@@ -162,7 +162,7 @@ class SimPlayer:
             rows = pre_endgame(engine, board, position.rack, unseen,
                                candidates=self.pre_endgame_candidates,
                                plies=self.pre_endgame_plies, seconds=self.endgame_seconds,
-                               leave=self.leave)
+                               nodes=self.endgame_nodes, leave=self.leave)
             return rows[0].move if rows else greedy_player(position)
         plies = None if len(unseen) <= self.to_end_unseen else self.plies
         rows = simulate(engine, board, position.rack, unseen, candidates=self.candidates,
