@@ -137,9 +137,15 @@ def test_depth_limited_rounds_reach_the_same_value(game):
         assert not shallow.exact and shallow.plies == full.plies - 1
 
 
+COMPILED = [False, pytest.param(True, marks=pytest.mark.skipif(not numba_available(),
+                                                               reason="numba is not installed"))]
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
 @pytest.mark.parametrize("game", GAMES)
-def test_a_node_budget_stops_after_the_last_round_it_covers(game):
-    engine = MoveEngine(fixture_game(game), compiled=False)
+def test_a_node_budget_stops_after_the_last_round_it_covers(game, compiled):
+    # compiled: solve_endgame runs the kernel's search (KernelSearch) where words may repeat.
+    engine = MoveEngine(fixture_game(game), compiled=compiled)
     board, rack, other = next((b, r, o) for b, r, o in fixture_endgames(game, 4)
                               if solve_endgame(engine, b, r, o, checked=False).plies > 2)
     full = solve_endgame(engine, board, rack, other, checked=False)
@@ -206,6 +212,31 @@ def test_compiled_kernel_equals_the_python_search_on_full_racks_by_depth():
         other = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(position["rack"])))
         for plies in (1, 2, 3):
             kernel_agrees(engine, board, position["rack"], other, plies=plies)
+
+
+def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
+    # Records for one play and an arena of 16 moves: the search stops at each full buffer,
+    # grows it and resumes where it stopped (endgame_kernel.run's NEED_RECORDS, NEED_ARENA),
+    # and every figure equals EndgameSearch's.
+    from lookup.crossword.endgame import _Workspace
+
+    engine = MoveEngine(fixture_game("scrabble-en"), compiled=False)
+    grown = []
+    for board, rack, other in fixture_endgames("scrabble-en", 4):
+        racks = [engine.rack_counts(r, board) for r in (rack, other)]
+        kernel = KernelSearch(engine, engine.cells(board), racks)
+        small = _Workspace(engine)
+        small.grow_records(1)
+        small.arena = small.zeros(16 * small.width)
+        kernel.space = small
+        python = EndgameSearch(engine, engine.cells(board), racks)
+        expected = python.solve()
+        value, _line, exact, depth = kernel.solve()
+        assert (value, exact, depth, kernel.nodes) == (expected[0], expected[2], expected[3],
+                                                        python.nodes)
+        grown.append((len(small.arena) // small.width, len(small.records) // engine.width))
+    # Both buffers grew (the arena in three of the four, from 16 moves to 32).
+    assert grown == [(32, 18), (32, 48), (16, 24), (32, 24)]
 
 
 def test_the_kernel_refuses_a_game_without_repeated_words():
