@@ -15,6 +15,13 @@ other plays, each by score, the pass last. Plays come from the fast engine
 single best-play search gives the node's value (EndgameSearch). Positions change in place and are
 restored after each move.
 
+Two implementations of that one search, which visit the same nodes in the same order and give
+the same values (tests/test_endgame.py): EndgameSearch, Python around the move engine, and
+KernelSearch, the whole search compiled (lookup/crossword/endgame_kernel.py: an explicit stack,
+a fixed-size table, move lists kept in an arena; 3-4x the nodes per second). endgame_search
+picks KernelSearch on the compiled engine when the game allows repeated words (the kernel does
+not know the board's words), else EndgameSearch; solve_endgame and the pre-endgame use it.
+
 End rules (lookup/play/game.py): a play that empties the rack ends the game and earns twice
 the value of the opponent's rack (the player gains it, the opponent loses it); a pass or a
 play scoring 0 is scoreless, and `scoreless_turns_end` of them in a row end the game with

@@ -27,6 +27,11 @@ candidate is left (it is clearly the best) or the budget is spent. Deterministic
 when bounded by iterations (a time budget stops after a whole iteration, whose count depends
 on the clock).
 
+The lines run in Python around the compiled best-play search (_simulate_line), or whole, one
+dealing for every candidate per call, in lookup/crossword/sim_kernel.py (_KernelLines; the
+default on the compiled engine when no leave function is given and words may repeat): the same
+values to the last bit (tests/test_simulate.py).
+
 Leaves come from a function of the kept tiles ("?" a blank) in points when one is given,
 else from the game's leave table when it is built (lookup/crossword/leaves.py, looked up many at
 once), else every leave is 0.0 and equity is the score. The empty leave is worth 0.0. Each rack's
