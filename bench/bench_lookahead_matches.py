@@ -43,6 +43,9 @@ SIM_SECONDS = float(os.environ.get("SIM_SECONDS", "0"))
 MATCH_CHECKPOINT = Path(os.environ.get(
     "MATCH_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-sim-match.jsonl"))
 EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
+# RECORDED_ONLY=1: the rows of what the checkpoints hold, playing and solving nothing more
+# (a long part stopped early, to go on later).
+RECORDED_ONLY = os.environ.get("RECORDED_ONLY") == "1"
 EXACT_SECONDS = 10.0
 EXACT_CHECKPOINT = Path(os.environ.get(
     "EXACT_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-exact-endgames.jsonl"))
@@ -91,7 +94,7 @@ def exact_endgame_rows(engine) -> list[dict]:
     done = []
     if EXACT_CHECKPOINT.exists():
         done = [json.loads(line) for line in EXACT_CHECKPOINT.read_text().splitlines() if line]
-    positions = bag_empty_positions(engine, EXACT_ENDGAMES)
+    positions = [] if RECORDED_ONLY else bag_empty_positions(engine, EXACT_ENDGAMES)
     with EXACT_CHECKPOINT.open("a") as checkpoint:
         for index in range(len(done), len(positions)):
             board, rack, other = positions[index]
@@ -111,11 +114,15 @@ def exact_rows(done: list) -> list[dict]:
     solved = sum(r["exact"] and r["seconds"] <= EXACT_SECONDS for r in done)
     gains = [r["solver"] - r["greedy"] for r in done]
     p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
-    where = (f"{len(done):,} endgames as the bag empties in greedy self-play (seeds 0, 1, ...), "
-             f"both racks as dealt; {EXACT_SECONDS:g} s per solve")
+    where = (f"{len(done):,} of {EXACT_ENDGAMES:,} endgames as the bag empties in greedy "
+             f"self-play (seeds 0, 1, ...), both racks as dealt; {EXACT_SECONDS:g} s of CPU per "
+             "solve")
+    share = solved / len(done)
+    half = 1.96 * (share * (1 - share) / len(done)) ** 0.5
     return [
         row("lookahead-exact", "exact endgames: solved to the end within 10 s",
-            100 * solved / len(done), "%", note=f"{where}; goal 95 %"),
+            100 * share, "%", note=f"{where}; 95 % interval {100 * max(0, share - half):.1f}-"
+            f"{100 * min(1, share + half):.1f} %; goal 95 %"),
         row("lookahead-exact", "exact endgames: CPU per solve, median",
             statistics.median(seconds), "s",
             note=f"p95 {p95:.3g} s, max {seconds[-1]:.3g} s (with the line read back)"),
@@ -181,7 +188,7 @@ def checkpointed_match(game: str, pairs: int, seed: int, sim_budget: dict, path:
         seconds += entry["seconds"]
     first = seed * PAIR_STRIDE
     with path.open("a") as checkpoint:
-        for start in range(len(done) * batch, pairs, batch):
+        for start in range(len(done) * batch, 0 if RECORDED_ONLY else pairs, batch):
             started = time.process_time()
             part = play_pairs(game, "sim", "equity",
                               range(first + start, first + min(start + batch, pairs)),
