@@ -481,8 +481,9 @@ class _Workspace:
         self.arena = bigger
 
 
-@functools.cache
+@functools.lru_cache(maxsize=2)
 def _workspace(engine) -> _Workspace:
+    """The engine's workspace (the last two engines' are kept: ~150 MB each, compiled)."""
     return _Workspace(engine)
 
 
