@@ -324,12 +324,18 @@ def moves(args) -> int:
     game, position = _crossword_position(args)
     game.tables()  # load the lexicon before the clock starts
     started = time.perf_counter()
-    found = game.moves(position, args.rack, top=args.top, bag=args.bag, by=args.by,
-                       unseen=args.unseen)
+    proven = None
+    if args.seconds is not None and game.rules.placement == "multi" and args.by == "score":
+        answer = game.search_turns(position, args.rack, args.top, seconds=args.seconds)
+        found, proven = answer.moves, answer.proven
+    else:
+        found = game.moves(position, args.rack, top=args.top, bag=args.bag, by=args.by,
+                           unseen=args.unseen)
     elapsed = time.perf_counter() - started
     if args.json:
+        proof = {} if proven is None else {"proven": proven}
         print(json.dumps({"game": args.game, "rack": args.rack,
-                          "moves": [move.to_dict() for move in found]},
+                          "moves": [move.to_dict() for move in found], **proof},
                          ensure_ascii=False, indent=1))
         return 0
     by_equity = args.by == "equity"
@@ -349,6 +355,8 @@ def moves(args) -> int:
         values = f" {move.leave:>+7.2f} {move.equity:>7.2f}" if by_equity else ""
         print(f"{rank:>3} {move.score:>5}{values}  {where:<10} {word:<16} {formed}")
     print(f"({len(found)} shown, {elapsed * 1000:.1f} ms)")
+    if proven is not None:
+        print("proven best" if proven else f"best found in {args.seconds:g} s, not proven best")
     if found and found[0].kind in ("play", "turn"):
         print()
         print(game.render(position, found[0]), end="")
@@ -633,6 +641,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="rank by score, or by equity: score + the value of the tiles kept")
     sub.add_argument("--unseen", help="with --by equity: the tiles not on the board or the "
                      "rack (bag and opponent's rack); default: the rest of the set")
+    sub.add_argument("--seconds", type=positive_float, help="Erudit: a time budget for the "
+                     "turn search (lists the turns found, and whether the first is proven best)")
     sub = command(leave, json_opt)
     sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
     sub.add_argument("tiles", help="the tiles kept, '?' for a blank")

@@ -1,8 +1,10 @@
-"""Erudit multi-word turns (lookup/crossword/turn.py, lookup/crossword/turn_search.py): the full
-search against an independent brute force over sequences of single-line placements
-(tests/crossword_oracle.py), the rules of a turn, its score, and bad input."""
+"""Erudit multi-word turns (lookup/crossword/turn.py, lookup/crossword/turn_search.py): the
+cluster search against the plain search (every state expanded) and against an independent brute
+force over sequences of single-line placements (tests/crossword_oracle.py), with no blank, one
+and two; the time budget; the rules of a turn, its score, and bad input."""
 
 import functools
+import math
 import random
 
 import pytest
@@ -16,6 +18,7 @@ from crossword_support import (
     selfplay_positions,
 )
 from lookup.crossword.game import CrosswordGame
+from lookup.crossword.turn_search import ClusterSearch, covering_step
 from lookup.errors import BadInput
 from pipeline.selfplay import play_game
 
@@ -40,6 +43,16 @@ def small_rack_cases(cw, count: int) -> list:
     return found
 
 
+def cluster_turns(cw, board, rack: str, top: int, compiled: bool | None = None) -> list:
+    """The best `top` turns by ClusterSearch, on any board (the committed self-play boards
+    predate the repeated-word rule, which search_turns enforces); `compiled` picks the cover
+    (None: as the game's move path)."""
+    if compiled is None:
+        compiled = cw._uses_engine(None)
+    search = cw._turn_search(board, cw.rack_codes(rack, board), None)
+    return ClusterSearch(search, covering_step(cw, compiled)).best(top)
+
+
 def test_full_search_agrees_with_the_brute_force():
     cw = fixture_game(GAME)
     index = fixture_index(cw.rules.lexicon)
@@ -47,14 +60,13 @@ def test_full_search_agrees_with_the_brute_force():
     for number, (label, board, rack) in enumerate(small_rack_cases(cw, POSITIONS)):
         expected = brute_force_turns(cw.rules, grid_of(board), rack, index,
                                      max_parts=len(rack))
-        everything = [m for m in cw.moves(board, rack, top=10 ** 6)
-                      if m.kind in ("play", "turn")]
+        everything = cluster_turns(cw, board, rack, 10 ** 6)
         found = {frozenset(m.placed): m.score for m in everything}
         assert len(found) == len(everything), f"{label}: a turn came out twice"
         assert found == expected, f"{label}: {sorted(set(found) ^ set(expected))[:3]}"
         if number % 4 == 0:
-            best = cw.best_turn(board, rack, method="full")
-            assert (best.score if best else None) == max(expected.values(), default=None)
+            best = cluster_turns(cw, board, rack, 1)
+            assert (best[0].score if best else None) == max(expected.values(), default=None)
         for tiles, score in expected.items():
             assert cw.score(board, sorted(tiles)) == score, label
         for tiles in list(expected)[::7]:
@@ -63,31 +75,72 @@ def test_full_search_agrees_with_the_brute_force():
     assert turns == MULTI_WORD_TURNS
 
 
-# Fixture self-play positions, racks cut to 5 tiles, on which the top-N search's bound is
-# checked against the search without it; states the bound kept from being expanded there.
-BOUND_POSITIONS = 200
-PRUNED_STATES = {1: 721, 3: 448}
+# Racks of 3 tiles, one blank and two, on every 10th (two blanks: 20th) of the first 200
+# self-play positions whose board leaves the set that many blanks: (step, cases, legal turns,
+# multi-word turns among them).
+BLANK_CASES = {1: (10, 14, 3147, 1969), 2: (20, 6, 16323, 12619)}
+
+
+@pytest.mark.parametrize("blanks", sorted(BLANK_CASES))
+def test_the_search_with_blanks_agrees_with_the_brute_force(blanks):
+    cw = fixture_game(GAME)
+    index = fixture_index(cw.rules.lexicon)
+    boards = [(number, cw.parse_board(position["board"]), position["rack"])
+              for number, position in enumerate(selfplay_positions(GAME)[:200])]
+    room = [(number, board, rack) for number, board, rack in boards
+            if sum(1 for tile in board.tiles() if tile[3]) + blanks <= cw.rules.blanks]
+    cases = legal = multi = 0
+    step, *counts = BLANK_CASES[blanks]
+    for number, board, dealt in room[::step]:
+        rack = dealt.replace("?", "")[:3 - blanks] + "?" * blanks
+        expected = brute_force_turns(cw.rules, grid_of(board), rack, index, max_parts=3)
+        everything = cluster_turns(cw, board, rack, 10 ** 6)
+        found = {frozenset(m.placed): m.score for m in everything}
+        assert found == expected, f"position {number} rack {rack!r}"
+        cases += 1
+        legal += len(found)
+        multi += sum(1 for m in everything if m.kind == "turn")
+    assert [cases, legal, multi] == counts
+
+
+# Fixture self-play positions, racks cut to 5 tiles, on which the cluster search is checked
+# against the plain search (every state expanded, TurnSearch.ranked); the legal turns there.
+CLUSTER_POSITIONS = 200
+PLAIN_TURNS = 15721
 
 
 def turn_list(moves) -> list:
-    return [(m.notation(), m.score) for m in moves]
+    return [(m.score, frozenset(m.placed)) for m in moves]
 
 
-def test_the_score_bound_changes_no_top_turn():
+def test_the_cluster_search_finds_the_turns_of_the_plain_search():
     cw = fixture_game(GAME)
-    pruned = dict.fromkeys(PRUNED_STATES, 0)
-    for number, position in enumerate(selfplay_positions(GAME)[:BOUND_POSITIONS]):
+    turns = 0
+    for number, position in enumerate(selfplay_positions(GAME)[:CLUSTER_POSITIONS]):
         board = cw.parse_board(position["board"])
-        rack = cw.rack_codes(position["rack"][:5], board)
-        search = cw._turn_search(board, rack, None)
-        everything = turn_list(search.ranked())
-        for top in PRUNED_STATES:
-            assert turn_list(search.ranked(top)) == everything[:top], f"position {number}"
-            pruned[top] += search.pruned
-    assert pruned == PRUNED_STATES
+        rack = position["rack"][:5]
+        plain = turn_list(cw._turn_search(board, cw.rack_codes(rack, board), None).ranked())
+        assert sorted(turn_list(cluster_turns(cw, board, rack, 10 ** 6)),
+                      key=repr) == sorted(plain, key=repr), f"position {number}"
+        for top in (1, 3, 10):
+            assert turn_list(cluster_turns(cw, board, rack, top)) == plain[:top], (
+                f"position {number} top {top}")
+        turns += len(plain)
+    assert turns == PLAIN_TURNS
 
 
-def test_the_compiled_step_and_the_move_generator_find_the_same_turns():
+def test_the_compiled_cover_and_the_move_generator_find_the_same_turns():
+    pytest.importorskip("numba")
+    cw = fixture_game(GAME)
+    for number, position in enumerate(selfplay_positions(GAME)[:40]):
+        board = cw.parse_board(position["board"])
+        rack = position["rack"][:5]
+        compiled, plain = (turn_list(cluster_turns(cw, board, rack, 10 ** 6, compiled=flag))
+                           for flag in (True, False))
+        assert compiled == plain, f"position {number}"
+
+
+def test_the_compiled_step_and_the_move_generator_find_the_same_greedy_turns():
     pytest.importorskip("numba")
     cw = fixture_game(GAME)
     for number, position in enumerate(selfplay_positions(GAME)[:40]):
@@ -95,8 +148,59 @@ def test_the_compiled_step_and_the_move_generator_find_the_same_turns():
         rack = cw.rack_codes(position["rack"][:4], board)
         compiled, plain = (cw._turn_search(board, rack, None, compiled=flag)
                            for flag in (True, False))
-        assert turn_list(compiled.ranked()) == turn_list(plain.ranked()), f"position {number}"
-        assert turn_list([compiled.greedy()]) == turn_list([plain.greedy()])
+        assert turn_list([compiled.greedy()]) == turn_list([plain.greedy()]), f"position {number}"
+
+
+HURRIED_SCORES = [47, 46, 46]
+
+
+def test_a_time_budget_answers_the_best_found_and_says_it_is_not_proven():
+    cw = fixture_game(GAME)
+    position = selfplay_positions(GAME)[3]
+    board = cw.parse_board(position["board"])
+    exact = cw.search_turns(board, position["rack"], top=3)
+    assert exact.proven
+    assert [m.score for m in exact.moves] == [54, 53, 52]
+    assert turn_list(exact.moves) == turn_list(cluster_turns(cw, board, position["rack"], 3))
+    # A budget that runs out before the first cluster is extended: packings of single plays.
+    hurried = cw.search_turns(board, position["rack"], top=3, seconds=1e-9)
+    assert not hurried.proven
+    assert [m.score for m in hurried.moves] == HURRIED_SCORES
+    assert all(cw.validate(board, m, rack=position["rack"]) == [] for m in hurried.moves)
+
+
+@pytest.mark.parametrize("seconds", [0, -1, math.nan, math.inf, "1", True])
+def test_a_budget_that_is_not_a_positive_number_is_one_line_error(seconds):
+    cw = fixture_game(GAME)
+    board = cw.parse_board(selfplay_positions(GAME)[3]["board"])
+    message = rf"^seconds must be a positive number, not {seconds!r}$".replace("(", r"\(")
+    for call in (lambda: cw.search_turns(board, "оо", seconds=seconds),
+                 lambda: cw.best_turn(board, "оо", method="full", seconds=seconds),
+                 lambda: cw.moves(board, "оо", top=3, seconds=seconds)):
+        with pytest.raises(BadInput, match=message):
+            call()
+
+
+def test_more_blanks_than_the_set_has_is_one_line_error():
+    cw = fixture_game(GAME)
+    message = r"^rack and board hold 4 blanks; the erudit-ru set has 3$"
+    with pytest.raises(BadInput, match=message):
+        cw.search_turns(cw.empty_board(), "????")
+
+
+def test_a_board_with_a_word_twice_is_one_line_error():
+    cw = kot_game("кот", "ко")
+    rows = ["." * 15] * 15
+    rows[7] = "." * 6 + "кот" + "." * 6
+    rows[9] = "." * 6 + "кот" + "." * 6
+    rows[8] = "." * 6 + "о" + "." * 8
+    board = cw.parse_board("\n".join(rows))
+    message = r"^the board holds КОТ twice; erudit-ru forms each word once: correct the board$"
+    for call in (lambda: cw.search_turns(board, "оо"),
+                 lambda: cw.best_turn(board, "оо", method="full"),
+                 lambda: cw.moves(board, "оо", top=3)):
+        with pytest.raises(BadInput, match=message):
+            call()
 
 
 def test_without_numba_moves_and_turns_come_from_the_move_generator(monkeypatch):
@@ -235,19 +339,18 @@ def test_the_article_opening_on_the_real_lexicon():
 
 
 @pytest.mark.full
-def test_the_score_bound_changes_no_best_turn_on_real_positions():
+def test_the_cluster_search_finds_the_turns_of_the_plain_search_on_real_positions():
     cw = real_game()
-    checked = pruned = 0
+    checked = turns = 0
     for position in selfplay_positions(GAME)[10::3][:60]:
         board = cw.parse_board(position["board"])
-        rack = cw.rack_codes(position["rack"][:6], board)
-        search = cw._turn_search(board, rack, None)
-        everything = turn_list(search.ranked())
+        rack = position["rack"][:6]
+        plain = turn_list(cw._turn_search(board, cw.rack_codes(rack, board), None).ranked())
         for top in (1, 5):
-            assert turn_list(search.ranked(top)) == everything[:top]
-            pruned += search.pruned
+            assert turn_list(cluster_turns(cw, board, rack, top)) == plain[:top]
         checked += 1
-    assert (checked, pruned) == (60, 3978)
+        turns += len(plain)
+    assert (checked, turns) == (60, 0)
 
 
 @pytest.mark.full
@@ -259,7 +362,7 @@ def test_real_midgame_positions():
         rack = position["rack"].replace("?", "")[:5]
         line = [move for move in cw.moves(board, rack) if move.kind == "play"]
         greedy = cw.best_turn(board, rack, method="greedy")
-        full = cw.best_turn(board, rack, method="full")
+        full = (cluster_turns(cw, board, rack, 1) or [None])[0]
         if full is None:
             assert greedy is None and not line
             continue
@@ -287,3 +390,58 @@ def test_self_play_lays_greedy_turns_and_never_repeats_a_word():
             assert move.notation() == position["move"]
             formed += move.words
     assert len(formed) == len(set(formed))
+
+
+def test_two_words_that_complete_each_other_are_not_a_turn():
+    # ДОМ down and КОТ across share the new О; the board's Д above it and К left of it make
+    # ДО and КО, which are not words, so neither word can be laid first (docs/GAMES.md).
+    cw = kot_game("кот", "дом")
+    rows = ["." * 15] * 15
+    rows[6] = "." * 7 + "ад" + "." * 6
+    rows[7] = "." * 7 + "к" + "." * 7
+    board = cw.parse_board("\n".join(rows))
+    both = [(7, 8, "о", False), (7, 9, "т", False), (8, 8, "м", False)]
+    assert cw.validate(board, both) == [
+        "no order of single-line plays lays these tiles with every play legal when laid: lay "
+        "the words one after another, each forming words"]
+    # Scored as any placement is, whatever the lexicon says (КОТ plus ДОМ).
+    assert cw.score(board, both) == 12
+    assert cw.best_turn(board, "отм", method="full") is None
+    assert cw.search_turns(board, "отм").moves == []
+
+
+def test_wordpack_moves_with_a_budget_says_whether_the_turn_is_proven(tmp_path):
+    import subprocess
+    import sys
+
+    from crossword_support import REPO, copy_graph_files, gaddag_file, lexicon_alphabet
+
+    def run(module, *args, stdin=None):
+        return subprocess.run([sys.executable, "-m", module, *args], capture_output=True,
+                              text=True, cwd=REPO, input=stdin,
+                              env={"WORDPACK_ARTIFACTS": str(tmp_path), "PATH": "/usr/bin:/bin",
+                                   "TQDM_DISABLE": "1"})
+
+    (tmp_path / "lexicons").mkdir()
+    source = gaddag_file(["кот", "ко", "то", "кто"], lexicon_alphabet("opencorpora-nouns"),
+                         "cli-erudit-budget")
+    copy_graph_files(source, tmp_path / "lexicons" / "opencorpora-nouns.gaddag")
+    built = run("pipeline", "crossword", "config/crossword/erudit-ru.toml", "-o",
+                str(tmp_path / "crossword" / "erudit-ru.json"))
+    assert built.returncode == 0, built.stderr
+    rows = ["." * 15] * 15
+    rows[7] = "." * 6 + "кот" + "." * 6
+    board = "\n".join(rows) + "\n"
+    result = run("lookup", "moves", "erudit-ru", "--board", "-", "--rack", "оо", "--top", "2",
+                 "--seconds", "60", stdin=board)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[1].split()[:2] == ["1", "8"] and lines[4] == "proven best"
+    result = run("lookup", "moves", "erudit-ru", "--board", "-", "--rack", "оо", "--seconds",
+                 "0", stdin=board)
+    assert result.returncode != 0 and "--seconds" in result.stderr
+    result = run("lookup", "moves", "erudit-ru", "--board", "-", "--rack", "оо", "--top", "2",
+                 "--seconds", "60", stdin="\n".join(rows[:7] + [rows[7]] * 3 + rows[10:]))
+    assert result.returncode != 0
+    assert result.stderr.strip().splitlines()[-1].endswith(
+        "the board holds КОТ twice; erudit-ru forms each word once: correct the board")

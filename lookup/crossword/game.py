@@ -19,6 +19,7 @@ the pass. The games are the rules files that are built: `crossword_games()`.
 import functools
 import itertools
 import sys
+import time
 
 from lookup.crossword.board import Board, empty_board, parse_board
 from lookup.crossword.endgame import solve_endgame
@@ -50,10 +51,18 @@ from lookup.crossword.turn import (
     connection_problems,
     played_set,
     repeat_problems,
+    repeated_words,
     turn_problems,
     turn_score,
 )
-from lookup.crossword.turn_search import METHODS, TurnSearch
+from lookup.crossword.turn_search import (
+    METHODS,
+    ClusterSearch,
+    TurnAnswer,
+    TurnSearch,
+    check_budget,
+    covering_step,
+)
 from lookup.errors import BadInput, unknown_name
 from lookup.formats import BLANK_SYMBOL
 from lookup.paths import artifacts_dir, built_names
@@ -229,7 +238,7 @@ class CrosswordGame:
     # --- moves ---------------------------------------------------------------------------
     def moves(self, board: Board, rack: str, top: int | None = None,
               bag: int | None = None, played_words=None, by: str = "score",
-              unseen: str | None = None) -> list[Move]:
+              unseen: str | None = None, seconds: float | None = None) -> list[Move]:
         """Every legal move with its score, best first.
 
         Plays come first among equal scores, then exchanges, then the pass; ties among plays
@@ -253,15 +262,19 @@ class CrosswordGame:
             by: "score" or "equity" (needs the game's leave table, artifacts/leaves).
             unseen: by equity, the tiles neither on the board nor on the rack (the bag and
                 the opponent's rack), "?" a blank; by default the rest of the set.
+            seconds: under placement = "multi" with `top`, a time budget for the turn
+                search: the best turns found by then (search_turns says whether proven).
 
         Raises:
             BadInput: a rack the game or the board does not allow, top < 1, an unknown `by`,
-                or an `unseen` pool or bag that contradicts the board and rack.
+                an `unseen` pool or bag that contradicts the board and rack, seconds not a
+                positive number, or (repeat_words = false) a board that holds a word twice.
         """
         if top is not None and top < 1:
             raise BadInput(f"top must be at least 1, not {top}")
         if by not in ("score", "equity"):
             raise BadInput(f"moves by {by!r}: use 'score' or 'equity'")
+        check_budget(seconds)
         r = self.rules
         codes = self.rack_codes(rack, board)
         if by == "equity":
@@ -276,7 +289,7 @@ class CrosswordGame:
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
         if r.placement == "multi" and top is not None:
-            moves = self._turn_search(board, codes, played_words).ranked(top)
+            moves = self.search_turns(board, rack, top, played_words, seconds).moves
         else:
             moves = self._plays(board, codes, None if r.repeat_words else top)
             if not r.repeat_words:
@@ -296,7 +309,7 @@ class CrosswordGame:
         return moves[:top] if top is not None else moves
 
     def best_turn(self, board: Board, rack: str, method: str = "greedy",
-                  played_words=None) -> Move | None:
+                  played_words=None, seconds: float | None = None) -> Move | None:
         """The best turn under the game's rules: a play (one line) or, under placement =
         "multi", a Move of kind "turn" whose `parts` are plays in an order they can be laid.
 
@@ -308,12 +321,15 @@ class CrosswordGame:
                 (lookup/crossword/turn_search.py).
             played_words: under repeat_words = false, the words played earlier in the game;
                 the words on the board count in any case.
+            seconds: with method "full", a time budget: the best turn found by then
+                (search_turns says whether it is proven best).
 
         Returns:
             The move, or None when no tile can be placed.
 
         Raises:
-            BadInput: a bad rack or an unknown method.
+            BadInput: a bad rack, an unknown method, seconds not a positive number, or
+                (repeat_words = false) a board that holds a word twice.
         """
         if method not in METHODS:
             raise BadInput(f"unknown method {method!r}: use one of {', '.join(METHODS)}")
@@ -321,11 +337,45 @@ class CrosswordGame:
         if self.rules.placement == "line":
             plays = self.moves(board, rack, top=1, played_words=played_words)
             return plays[0] if plays[0].kind == "play" else None
-        search = self._turn_search(board, codes, played_words)
         if method == "greedy":
-            return search.greedy()
-        turns = search.ranked(top=1)
+            return self._turn_search(board, codes, played_words).greedy()
+        turns = self.search_turns(board, rack, 1, played_words, seconds).moves
         return turns[0] if turns else None
+
+    def search_turns(self, board: Board, rack: str, top: int = 1, played_words=None,
+                     seconds: float | None = None) -> TurnAnswer:
+        """The best `top` turns of a position under placement = "multi" (Erudit), by the
+        exact cluster search (lookup/crossword/turn_search.py ClusterSearch), ranked as
+        moves() ranks them; with `seconds`, the best found within that time.
+
+        Returns:
+            A TurnAnswer: `moves`, and `proven`, true when the search finished (the moves
+            are then the best `top`, ties as moves() orders them).
+
+        Raises:
+            BadInput: a bad rack, top < 1, seconds not a positive number, a game whose
+                placement is "line", or (repeat_words = false) a board that holds a word
+                twice.
+        """
+        if self.rules.placement != "multi":
+            raise BadInput(f"{self.id} lays one line a turn: use moves()")
+        if top < 1:
+            raise BadInput(f"top must be at least 1, not {top}")
+        check_budget(seconds)
+        codes = self.rack_codes(rack, board)
+        if not self.rules.repeat_words:
+            twice = repeated_words(board)
+            if twice:
+                raise BadInput(f"the board holds {twice[0].upper()} twice; {self.id} forms "
+                               "each word once: correct the board")
+        started = time.perf_counter()
+        search = self._turn_search(board, codes, played_words)
+        deadline = None if seconds is None else started + seconds
+        # Thousands of plays lists: the compiled engine pays from the first search.
+        compiled = self.compiled if self.compiled is not None else numba_available()
+        clusters = ClusterSearch(search, covering_step(self, compiled), deadline)
+        moves = clusters.best(top)
+        return TurnAnswer(moves, clusters.proven, time.perf_counter() - started)
 
     def _turn_search(self, board: Board, rack: list[int], played_words,
                      compiled: bool | None = None) -> TurnSearch:

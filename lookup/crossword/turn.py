@@ -9,14 +9,16 @@ square takes two tiles. The turn scores each of those words on its own with the 
 the squares it newly covers, plus the bingo once when a full rack is placed
 (lookup/crossword/scoring.py's score_runs). With repeat_words = false a word formed this turn may
 not be on the board already (every run of two tiles or more there), nor in the words played before
-(when the caller knows them), nor formed twice in the turn. A single-line placement is a turn
-too, and scores the same both ways.
+(when the caller knows them), nor formed twice in the turn. And the tiles can be laid as
+single-line plays one after another, each legal when laid (`layable`): two new words that need
+each other's letters for their cross words, neither layable first, are not a turn. A
+single-line placement is a turn too, and scores the same both ways.
 """
 
 from collections.abc import Callable, Iterable
 
 from lookup.crossword.board import Board, neighbours, runs_through, tile_letter
-from lookup.crossword.placement import square_problems
+from lookup.crossword.placement import shape_problems, square_problems, word_problems
 from lookup.crossword.rules import Rules
 from lookup.crossword.scoring import board_tile_values, score_runs
 
@@ -46,6 +48,21 @@ def board_words(board: Board) -> set[str]:
     """Every word on the board: the runs of two tiles or more, across and down."""
     tiles = [index for index, code in enumerate(board.cells) if code]
     return {run_letters(board, run) for run in runs_through(board.cells, board.size, tiles)}
+
+
+def repeated_words(board: Board) -> list[str]:
+    """The words the board holds more than once (runs of two tiles or more, across and
+    down), in reading order of their first run.
+    """
+    tiles = [index for index, code in enumerate(board.cells) if code]
+    seen = []
+    twice = []
+    for run in runs_through(board.cells, board.size, tiles):
+        word = run_letters(board, run)
+        if word in seen and word not in twice:
+            twice.append(word)
+        seen.append(word)
+    return twice
 
 
 def connection_problems(rules: Rules, board: Board, placed: list) -> list[str]:
@@ -116,7 +133,63 @@ def turn_problems(rules: Rules, board: Board, placed: list, is_word: Callable[[s
                            "letters")
         elif not is_word(word):
             reasons.append(f"word {word.upper()} is not a word")
-    return reasons + repeat_problems(rules, words, played_set(board, played_words))
+    reasons += repeat_problems(rules, words, played_set(board, played_words))
+    if not reasons and not layable(rules, board, placed, is_word):
+        reasons.append("no order of single-line plays lays these tiles with every play legal "
+                       "when laid: lay the words one after another, each forming words")
+    return reasons
+
+
+def layable(rules: Rules, board: Board, placed: list, is_word: Callable[[str], bool]) -> bool:
+    """Whether the new tiles (legal as a set) can be laid as single-line plays one after
+    another, each legal on the board the ones before leave (placement.py's shape and word
+    checks, repeats aside: the whole turn's words are judged on the final board). At most
+    2^7 sets of tiles laid, each tried once.
+    """
+    tiles = sorted(placed)
+    failed = set()
+
+    def lay(laid: frozenset, now: Board) -> bool:
+        if len(laid) == len(tiles):
+            return True
+        if laid in failed:
+            return False
+        left = [tile for tile in tiles if tile not in laid]
+        for part in _line_parts(now, left):
+            reasons, direction = shape_problems(rules, now, part)
+            if reasons or word_problems(rules, now, part, direction, is_word):
+                continue
+            if lay(laid | frozenset(part), now.with_tiles(part)):
+                return True
+        failed.add(laid)
+        return False
+
+    return lay(frozenset(), board)
+
+
+def _line_parts(board: Board, tiles: list) -> list[list]:
+    """Every run of `tiles` along a row or a column with only board tiles between them: the
+    single-line plays that could lay them.
+    """
+    n = board.size
+    parts = []
+    for across in (True, False):
+        lines: dict[int, list] = {}
+        for tile in tiles:
+            lines.setdefault(tile[0] if across else tile[1], []).append(tile)
+        for group in lines.values():
+            group.sort(key=lambda tile: tile[1] if across else tile[0])
+            for first in range(len(group)):
+                for last in range(first, len(group)):
+                    if last > first:
+                        a, b = group[last - 1], group[last]
+                        between = (range(a[1] + 1, b[1]) if across else range(a[0] + 1, b[0]))
+                        if any(not board.cells[(a[0] * n + k) if across else (k * n + a[1])]
+                               for k in between):
+                            break
+                    if across or last > first:
+                        parts.append(group[first:last + 1])
+    return parts
 
 
 def turn_score(rules: Rules, board: Board, placed: list) -> int:

@@ -3,39 +3,41 @@
 A turn is searched as parts, single-line plays laid one after another, each legal on the board
 the parts before it leave (the step: every single-line play of a board and the tiles left in
 the rack). What a turn is worth and whether it is legal depend only on its set of new tiles
-(lookup/crossword/turn.py), not on the order of its parts, so the search keeps one state per set;
-the tiles left follow from the set, so (tiles placed, rack left) is one key.
+(lookup/crossword/turn.py), not on the order of its parts, so a search keeps one state per set.
 
 - greedy (the Erudit article's first method): lay the best-scoring play, then the best one
   the new board and the tiles left allow, until none fits; a play that would leave the turn
   illegal (a repeated word) is skipped.
-- full: every state reachable by parts, each expanded once, breadth first by number of parts
-  so a state keeps its shortest decomposition (a set in one line is a play). A state whose
-  tiles repeat a word is expanded all the same: a later part may extend the word.
-- full with `top`: the same search, branch and bound. A state is not expanded when its score
-  bound (`ScoreBound`) is below the top-th best legal score found so far (with top = 1, the
-  greedy turn's score from the start). Every state on a path of parts to a turn scoring at
-  least the final top-th score has a bound at least that score, so it is never cut: such a
-  turn is found at the same level through the same first parent as without the bound, with
-  the same parts, and the top turns come out exactly as the unpruned search ranks them.
+- full (ClusterSearch): a turn's tiles fall into clusters that score and are judged each on its
+  own, so the search lists clusters (parts that extend one cluster, or join two) and packs
+  the best sets of separate clusters, bounded by the best cluster of each sub-multiset of
+  the rack; ClusterSearch's docstring proves that it finds every turn the plain search does.
+- the plain search (TurnSearch.ranked): every state reachable by parts, each expanded once,
+  breadth first by number of parts so a state keeps its shortest decomposition (a set in one
+  line is a play). A state whose tiles repeat a word is expanded all the same: a later part
+  may extend the word. It is the reference the tests hold ClusterSearch to.
 
 The step is the game's one move path, CrosswordGame.line_plays (the compiled move engine when
-numba is installed, else the move generator). It lists plays as tuples in lexicon codes, so the
-search works on flat lists of lexicon codes and makes Board and Move objects only for the turns
-it returns.
+numba is installed, else the move generator); ClusterSearch also lists the plays that cover
+given squares (covering_step: lookup/crossword/turn_kernel.py on the compiled engine). Plays
+are tuples in lexicon codes, so the searches work on flat lists of lexicon codes and make Board
+and Move objects only for the turns they return.
 
-A legal set of new tiles that no order of single-line parts reaches with every part legal when
-laid (two new words that complete each other's cross words) is accepted by validate and score,
-but not found here; docs/GAMES.md ("## Erudit") says why that is rare.
+A set of new tiles whose words are all valid but that no order of single-line parts reaches,
+every part legal when laid (two new words that complete each other's cross words), is not a
+turn: validate refuses it too (lookup/crossword/turn.py layable; docs/GAMES.md "## Erudit").
 """
 
-import bisect
 import heapq
+import math
+import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 from lookup.crossword.board import BLANK, LETTER_MASK, Board, runs_through
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
+from lookup.errors import BadInput
 
 METHODS = ("greedy", "full")
 _DIRECTIONS = ("H", "V")
@@ -45,6 +47,25 @@ _DIRECTIONS = ("H", "V")
 # A play is (-score, direction, line, start, main word codes, blank bits) as
 # lookup/crossword/movegen.generate lists it, and the list is sorted (best first, its tie order).
 Step = Callable[[list, list], list]
+
+
+class TurnAnswer(NamedTuple):
+    """The answer of a turn search: the best `moves`, whether they are `proven` the best (the
+    search finished within its time budget), and the `seconds` it took.
+    """
+
+    moves: list
+    proven: bool
+    seconds: float
+
+
+def check_budget(seconds) -> None:
+    """Raise BadInput unless `seconds` is None or a positive finite number."""
+    if seconds is None:
+        return
+    if (isinstance(seconds, bool) or not isinstance(seconds, int | float)
+            or not 0 < seconds < math.inf):
+        raise BadInput(f"seconds must be a positive number, not {seconds!r}")
 
 
 class _State:
@@ -179,29 +200,17 @@ class TurnSearch:
                 break
         return self._move(state) if state.tiles else None
 
-    def _search(self, top: int | None, floor: int | None = None) -> list[_State]:
-        """Every legal state the search finds (module docstring), breadth first; with `top`,
-        branch and bound against the top-th best score found (or `floor`, the score of a
-        legal turn, when higher).
-        """
+    def _search(self) -> list[_State]:
+        """Every legal state reachable by parts (module docstring), breadth first."""
         root = _State((), self.rack, None, None, 0, True)
-        bound = ScoreBound(self) if top is not None else None
-        best: list[int] = []  # with top: a min-heap of the top best legal scores found
-        threshold = floor
         seen = {frozenset()}
         level = [root]
         found = []
-        self.expanded = self.pruned = 0
         while level:
             following = []
             for state in level:
                 if not any(state.counts):
                     continue
-                if (threshold is not None and state is not root
-                        and bound.below(state, threshold)):
-                    self.pruned += 1
-                    continue
-                self.expanded += 1
                 for play, new, cells in self._children(state):
                     tiles = state.tiles + tuple(new)
                     key = frozenset(tiles)
@@ -212,40 +221,20 @@ class TurnSearch:
                     child = _State(tiles, self._left(state.counts, new), state, play, score,
                                    legal)
                     following.append(child)
-                    if not legal:
-                        continue
-                    found.append(child)
-                    if top is not None:
-                        total = self._turn_score(child)
-                        if len(best) < top:
-                            heapq.heappush(best, total)
-                        elif total > best[0]:
-                            heapq.heapreplace(best, total)
-                        if len(best) == top and (threshold is None or best[0] > threshold):
-                            threshold = best[0]
+                    if legal:
+                        found.append(child)
             level = following
         return found
 
-    def ranked(self, top: int | None = None) -> list[Move]:
-        """The legal turns, best first, ties: fewer parts, then the new tiles; with `top` the
-        first `top` of them, by branch and bound (module docstring).
+    def ranked(self) -> list[Move]:
+        """Every legal turn, best first, ties: fewer parts, then the new tiles (the plain
+        search, every state expanded: the reference ClusterSearch is checked against).
         """
-        floor = None
-        if top == 1:
-            greedy = self.greedy()
-            floor = greedy.score if greedy else None
-        found = self._search(top, floor)
-        scores = sorted((self._turn_score(state) for state in found), reverse=True)
-        if top is not None and len(scores) > top:
-            # Only turns scoring at least the top-th score can be among the first `top`.
-            cut = scores[top - 1]
-            found = [state for state in found if self._turn_score(state) >= cut]
-        order = sorted(found, key=self._rank_key)
-        return [self._move(state) for state in order[:top]]
+        return [self._move(state) for state in sorted(self._search(), key=self._rank_key)]
 
     def count_multi_word(self) -> int:
         """How many legal turns of two parts or more the unpruned search finds."""
-        return sum(1 for state in self._search(None) if state.parent.play is not None)
+        return sum(1 for state in self._search() if state.parent.play is not None)
 
     def _rank_key(self, state: _State) -> tuple:
         n = self.size
@@ -265,9 +254,13 @@ class TurnSearch:
         while walk.play is not None:
             plays.append(walk.play)
             walk = walk.parent
+        return self._move_of(plays[::-1], self._turn_score(state))
+
+    def _move_of(self, plays: list, score: int) -> Move:
+        """The Move of parts laid in this order, the turn scoring `score`."""
         parts = []
         board = self.board
-        for negative, direction, line, start, word, blank_bits in reversed(plays):
+        for negative, direction, line, start, word, blank_bits in plays:
             row, col = (line, start) if direction == 0 else (start, line)
             move = Move("play", row, col, _DIRECTIONS[direction], -negative, "",
                         tuple(self.to_game[code] for code in word), board, blank_bits)
@@ -275,232 +268,515 @@ class TurnSearch:
             board = board.with_tiles(move.placed)
         if len(parts) == 1:
             return parts[0]
-        return Move("turn", score=self._turn_score(state), parts=tuple(parts))
+        return Move("turn", score=score, parts=tuple(parts))
 
 
-class ScoreBound:
-    """An upper bound of the score of every legal turn that contains a state's tiles.
+class _Cluster:
+    """A set of new tiles whose words link them all: a component of a turn (ClusterSearch).
 
-    Take a state S (new tiles on the board C, their squares N) and a legal turn S u X with
-    the m tiles X left in the rack or fewer, X on squares empty in C. Its words
-    (lookup/crossword/turn.py) are the maximal runs of two tiles or more through N u X on C u X,
-    scored with the premiums of N u X. Split them:
-    (a) runs with no tile of X: such a run's ends are empty on C u X, so it is a maximal run of
-        C through N, a word of S with the same premiums: together they score at most S's
-        score (S's runs, `state.score`, whether or not S is legal). So the score is monotone:
-        adding tiles never loses points.
-    (b) runs with a tile of X. Take one, along a line. Its squares empty on C are tiles of X
-        and are consecutive among the empty squares of the line (no empty square in between;
-        a "block" e_1..e_L, L >= 1). Being maximal, the run is exactly the block's interval:
-        from the first square of the tiles of C that end at e_1 to the last square of those
-        that start after e_L. So its score is (the values of C's tiles in the interval, a
-        letter premium on those of N + the X tiles' values times the block's letter premiums)
-        x the word premiums of the N squares in the interval x those of the block. The X
-        tiles are L tiles of the rack left, so by the rearrangement inequality their part is
-        at most the L largest values left matched with the block's letter premiums, largest
-        with largest (`_block_values`); a run shorter than two tiles, or the game's shortest
-        word, or longer than its longest is no word of a legal turn, so no block makes it.
-        Two runs along one direction share no square, so their blocks are distinct and hold
-        at most m tiles together: along one direction, the runs score at most the best sum
-        over lengths L_1 + ... + L_j <= m of the largest block values of each length, taken
-        without repetition (`_direction_bound`, a knapsack over lengths). Across and down
-        are bounded apart and added (a tile of X is in one run each way).
-        With one tile left (m = 1) both runs go through its square, so (b) is at most the
-        largest, over empty squares, of the square's block value across plus down.
-    Plus the bingo when S and the tiles left fill a rack. So the bound is S's score + (b)'s
-    bound (+ the bingo). Lines without a tile of N read the same as on the board before the
-    turn, so their block values are computed once per rack left.
+    Attributes:
+        tiles: (square, code) in the order laid.
+        occupied, zone: bitmasks of its squares and of its zone, the first empty square from
+            each of its tiles in the four directions (a tile there forms a word with it).
+        used: its tiles as a sub-multiset index of the rack (ClusterSearch).
+        score: the sum of its words, each with the premiums of its new squares.
+        words: its words when the game forbids repeats (else empty); legal: none repeated.
+        plays: its parts in an order they can be laid; counts: the rack left.
     """
 
-    def __init__(self, search: TurnSearch):
+    __slots__ = ("tiles", "occupied", "zone", "zone_squares", "joins", "join_squares", "used",
+                 "score", "words", "legal", "plays", "counts")
+
+
+class ClusterSearch:
+    """The exact turn search by clusters: the best turns of a position, fast.
+
+    A turn's new tiles fall into clusters: tiles are linked when a word of the turn holds
+    both, and a cluster is a class of linked tiles. A cluster's words hold no tile of another,
+    so a turn scores the sum of its clusters scored alone on the board (+ the bingo), and is
+    legal when each cluster is and no word repeats. Two clusters are separate exactly when
+    neither covers a square of the other's zone (a tile on such a square extends a word of the
+    other; a word holding tiles of both has, next to the first cluster's tiles, a square its
+    zone holds). And the parts of a turn that fall in one cluster, laid in their order, lay
+    that cluster alone (each is legal on the smaller board: the words it forms there are the
+    same). So the turns TurnSearch reaches are exactly the sets of separate clusters, each
+    reached by parts, with rack tiles enough.
+
+    A cluster's last part links the clusters its other parts form, so clusters are found by
+    (1) extensions: a part that covers a square of one cluster's zone (the kernel lists only
+    those, lookup/crossword/turn_kernel.py), from the single plays on; and (2) joins: a part
+    on the board with two separate clusters that covers both zones (a part may join more
+    clusters only in theory: three clusters and a part within seven tiles, see `joins`).
+    Then the best turns are the best packings of separate clusters (`_packings`: depth
+    first, each cluster's score bounded by the best cluster of each sub-multiset of the
+    rack, summed over a partition of the tiles left).
+
+    Args:
+        search: the TurnSearch of the position (board, rack, rules, step).
+        cover: the plays of (cells, counts) that cover a square of a list
+            (covering_step).
+        deadline: time.perf_counter() value at which to stop; the answer is then the best of
+            the clusters found so far, and `proven` false.
+    """
+
+    def __init__(self, search: TurnSearch, cover: Callable, deadline: float | None = None):
         self.search = search
-        n = search.size
-        self.lines = ([[row * n + col for col in range(n)] for row in range(n)],
-                      [[row * n + col for row in range(n)] for col in range(n)])
-        self._before = {}  # rack left -> _board_blocks
-        self._blocks = {}  # (direction, line, rack left, its new tiles) -> _block_values
+        self.cover = cover
+        self.deadline = deadline
+        self.size = search.size
+        rack = search.rack
+        # Sub-multisets of the rack as mixed-radix indexes: digit k counts kinds[k].
+        self.kinds = [code for code in range(len(rack)) if rack[code]]
+        self.strides = {}
+        stride = 1
+        for code in self.kinds:
+            self.strides[code] = stride
+            stride *= rack[code] + 1
+        self.subsets = stride
+        self.full = stride - 1
+        digits = [tuple(index // self.strides[code] % (rack[code] + 1) for code in self.kinds)
+                  for index in range(stride)]
+        self.tile_count = [sum(d) for d in digits]
+        self.within = [[x for x in range(stride)
+                        if all(a <= b for a, b in zip(digits[x], digits[m]))]
+                       for m in range(stride)]
+        self.seen: dict = {}
+        self.proven = True
+        self.expanded = 0
 
-    def below(self, state: _State, threshold: int) -> bool:
-        """Whether the bound of a state with tiles left (class docstring) is below
-        `threshold`.
+    # --- clusters ----------------------------------------------------------------------
+    def _late(self) -> bool:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.proven = False
+            return True
+        return False
+
+    def _zone(self, cells: list, tiles) -> int:
+        n = self.size
+        zone = 0
+        for square, _code in tiles:
+            row, col = divmod(square, n)
+            for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+                r, c = row + dr, col + dc
+                while 0 <= r < n and 0 <= c < n and cells[r * n + c]:
+                    r, c = r + dr, c + dc
+                if 0 <= r < n and 0 <= c < n:
+                    zone |= 1 << (r * n + c)
+        return zone
+
+    def _add(self, cells: list, tiles: tuple, plays: tuple, counts: tuple, last: tuple | None):
+        """The cluster of `tiles` (on `cells`), or None when it was found before. `last`: the
+        tiles of its last part when that part extends one cluster (then a join needs a part
+        covering their zone, `joins`; see _joins), else None (its whole zone).
         """
-        search = self.search
-        counts = state.counts
-        values = tuple(sorted([search.values[code] for code in range(1, len(counts))
-                               if counts[code] for _ in range(counts[code])], reverse=True)
-                       + [0] * counts[0])
-        n = search.size
-        new = {square for square, _code in state.tiles}
-        touched = ({square // n for square in new}, {square % n for square in new})
-        base = state.score
-        if len(state.tiles) + len(values) == search.rack_size:
-            base += search.bingo
-        if base >= threshold:
-            return False
-        before = self._before.get(values)
-        if before is None:
-            before = self._before[values] = self._board_blocks(values)
-        cells = search._placed_cells(state)
-        if len(values) == 1:
-            return base + self._one_tile(before, touched, cells, new, values) < threshold
-        # The best block of one tile each way, on lines without new tiles, is part of the
-        # bound: when it reaches the threshold, the rest need not be computed.
-        quick = base
-        for direction in (0, 1):
-            for value, line in before[direction][1]:
-                if line not in touched[direction]:
-                    quick += value
-                    break
-        if quick >= threshold:
-            return False
-        return base + sum(self._direction_bound(direction, before[direction],
-                                                touched[direction], cells, new, values)
-                          for direction in (0, 1)) < threshold
+        key = frozenset(tiles)
+        if key in self.seen:
+            return None
+        s = self.search
+        k = _Cluster()
+        k.tiles = tiles
+        occupied = used = 0
+        for square, code in tiles:
+            occupied |= 1 << square
+            used += self.strides[0 if code & BLANK else code]
+        k.occupied = occupied
+        k.used = used
+        k.zone = self._zone(cells, tiles)
+        k.zone_squares = self._squares(k.zone)
+        k.joins = k.zone if last is None else self._zone(cells, last)
+        k.join_squares = self._squares(k.joins)
+        new = {square for square, _code in tiles}
+        runs = runs_through(cells, s.size, new)
+        k.score = score_runs(cells, new, runs, s.letter_mult, s.word_mult, s.values,
+                             s.rack_size, 0)
+        k.words = ()
+        k.legal = True
+        if s.played is not None:
+            k.words = tuple("".join(s.letters[(cells[square] & LETTER_MASK) - 1]
+                                    for square in range(first, last + 1, step))
+                            for first, last, step in runs)
+            k.legal = (len(set(k.words)) == len(k.words)
+                       and not any(word in s.played for word in k.words))
+        k.plays = plays
+        k.counts = counts
+        self.seen[key] = k
+        return k
 
-    def _one_tile(self, before, touched: tuple, cells: list, new: set, values: tuple) -> int:
-        """The largest block value across plus down of one square (class docstring, m = 1)."""
-        rows, cols = touched
-        best = 0
-        for value, row, col in before[2]:
-            if row not in rows and col not in cols:
-                best = value
-                break
-        across, down = list(before[3][0]), list(before[3][1])
-        for row in rows:
-            across[row] = self._line(0, row, cells, new, values)[1]
-        for col in cols:
-            down[col] = self._line(1, col, cells, new, values)[1]
-        n = self.search.size
-        for row in rows:
-            line = across[row]
-            for col in range(n):
-                if line[col] + down[col][row] > best:
-                    best = line[col] + down[col][row]
-        for col in cols:
-            line = down[col]
-            for row in range(n):
-                if across[row][col] + line[row] > best:
-                    best = across[row][col] + line[row]
-        return best
-
-    def _direction_bound(self, direction: int, before: list, touched: set, cells: list,
-                         new: set, values: tuple) -> int:
-        m = len(values)
-        lines = [self._line(direction, line, cells, new, values)[0] for line in touched]
-        best = [0] * (m + 1)  # best[t]: the most blocks of t tiles or fewer score
-        for length in range(1, m + 1):
-            most = m // length
-            picked = []
-            for value, line in before[length]:
-                if len(picked) == most:
-                    break
-                if line not in touched:
-                    picked.append(value)
-            for blocks in lines:
-                picked += blocks[length]
-            picked.sort(reverse=True)
-            prefix = [0]
-            for value in picked[:most]:
-                prefix.append(prefix[-1] + value)
-            following = list(best)
-            for t in range(length, m + 1):
-                for count in range(1, min(len(prefix) - 1, t // length) + 1):
-                    candidate = best[t - count * length] + prefix[count]
-                    if candidate > following[t]:
-                        following[t] = candidate
-            best = following
-        return best[m]
-
-    def _board_blocks(self, values: tuple) -> tuple:
-        """The board before the turn, for a rack left: per direction, per block length,
-        (value, line) of every line's largest values, largest first; (value, row, col) of
-        every square's block value across plus down, largest first; and per direction, per
-        line, its squares' one-tile block values.
+    def _laid(self, base: tuple, plays: list, required: list, counts: tuple,
+              plays_before: tuple, extends: bool) -> list:
+        """The new clusters of the plays on the board with `base` laid whose tiles cover a
+        square of every bitmask of `required`; `extends`: the plays extend one cluster.
         """
-        out = []
-        singles = []
-        for direction in (0, 1):
-            by_length = [[] for _ in range(len(values) + 1)]
-            line_singles = []
-            for line in range(self.search.size):
-                blocks, one = self._line(direction, line, self.search.cells, set(), values)
-                for length, found in enumerate(blocks):
-                    by_length[length] += [(value, line) for value in found]
-                line_singles.append(one)
-            for found in by_length:
-                found.sort(reverse=True)
-            out.append(by_length)
-            singles.append(line_singles)
-        n = self.search.size
-        out.append(sorted(((singles[0][row][col] + singles[1][col][row], row, col)
-                           for row in range(n) for col in range(n)), reverse=True))
-        out.append(singles)
-        return tuple(out)
-
-    def _line(self, direction: int, line: int, cells: list, new: set, values: tuple):
-        n = self.search.size
-        # A line reads as on the board before the turn but for the new tiles in it.
-        key = (direction, line, values,
-               frozenset((s, cells[s]) for s in new if (s % n if direction else s // n) == line))
-        blocks = self._blocks.get(key)
-        if blocks is None:
-            blocks = self._blocks[key] = _block_values(self.search, self.lines[direction][line],
-                                                       cells, new, values)
-        return blocks
-
-
-def _block_values(search: TurnSearch, squares: list, cells: list, new: set,
-                  values: tuple) -> tuple[list, list]:
-    """One line's block values (ScoreBound's docstring): per block length L (index L, up to
-    len(values)) its largest len(values) // L values, largest first; and per square of the
-    line, the value of the block of that square alone (0 when none). `values`: the rack
-    left's tile values, largest first.
-    """
-    m = len(values)
-    letter_mult, word_mult, code_values = search.letter_mult, search.word_mult, search.values
-    count = len(squares)
-    occupied = [bool(cells[s]) for s in squares]
-    empties = [k for k in range(count) if not occupied[k]]
-    # Prefix sums of the tiles' values and products of their word premiums (N's premiums on).
-    old = [0] * (count + 1)
-    old_mult = [1] * (count + 1)
-    for k, square in enumerate(squares):
-        value, mult = 0, 1
-        if occupied[k]:
-            value = code_values[cells[square]]
-            if square in new:
-                value *= letter_mult[square]
-                mult = word_mult[square]
-        old[k + 1] = old[k] + value
-        old_mult[k + 1] = old_mult[k] * mult
-    found = [[] for _ in range(m + 1)]
-    singles = [0] * count
-    for i, first_empty in enumerate(empties):
-        low = first_empty
-        while low > 0 and occupied[low - 1]:
-            low -= 1
-        premiums = []  # the block's letter premiums, negated so ascending is largest first
-        block_mult = 1
-        for length in range(1, m + 1):
-            if i + length > len(empties):
-                break
-            last_empty = empties[i + length - 1]
-            bisect.insort(premiums, -letter_mult[squares[last_empty]])
-            block_mult *= word_mult[squares[last_empty]]
-            high = last_empty
-            while high < count - 1 and occupied[high + 1]:
-                high += 1
-            span = high - low + 1
-            if span > search.max_length:
-                break
-            if span < search.min_length:
+        s = self.search
+        cells = list(s.cells)
+        for square, code in base:
+            cells[square] = code
+        found = []
+        for play in plays:
+            new = s._new_tiles(cells, play)
+            mask = 0
+            for square, _code in new:
+                mask |= 1 << square
+            if not all(mask & zone for zone in required):
                 continue
-            letters = sum(-p * v for p, v in zip(premiums, values))
-            value = ((old[high + 1] - old[low] + letters)
-                     * (old_mult[high + 1] // old_mult[low]) * block_mult)
-            found[length].append(value)
-            if length == 1:
-                singles[first_empty] = value
-    for length in range(1, m + 1):
-        found[length] = sorted(found[length], reverse=True)[:m // length]
-    return found, singles
+            for square, code in new:
+                cells[square] = code
+            k = self._add(cells, base + tuple(new), plays_before + (play,),
+                          s._left(counts, new), tuple(new) if extends else None)
+            for square, _code in new:
+                cells[square] = 0
+            if k is not None:
+                found.append(k)
+        return found
+
+    def _squares(self, mask: int) -> list:
+        found = []
+        while mask:
+            low = mask & -mask
+            found.append(low.bit_length() - 1)
+            mask ^= low
+        return found
+
+    def _extend(self, work: list) -> None:
+        """Add every cluster reached from those of `work` by parts that cover a square of the
+        zone, breadth first by parts (so each keeps its fewest parts).
+        """
+        s = self.search
+        level = work
+        while level:
+            following = []
+            for k in level:
+                if not any(k.counts):
+                    continue
+                if self._late():
+                    return
+                self.expanded += 1
+                cells = list(s.cells)
+                for square, code in k.tiles:
+                    cells[square] = code
+                plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
+                following += self._laid(k.tiles, plays, [k.zone], k.counts, k.plays, True)
+            level = following
+
+    def _single_plays(self) -> list:
+        s = self.search
+        return self._laid((), s.step(list(s.cells), list(s.rack)), [], s.rack, (), False)
+
+    def _joins(self) -> int:
+        """Add the clusters a part makes by joining separate clusters (then their
+        extensions); how many. Only groups not tried before, with tiles left for a part
+        that covers every zone: on one line, at most that many empty squares apart.
+        """
+        s = self.search
+        n = self.size
+        clusters = list(self.seen.values())
+        # Bitsets of cluster indexes: by square occupied, by zone square of a line within
+        # reach of a position, by sub-multiset used.
+        occupied_by = [0] * (n * n)
+        zone_at = [[0] * n for _ in range(2 * n)]
+        by_used = [0] * self.subsets
+        for index, k in enumerate(clusters):
+            bit = 1 << index
+            for square in self._squares(k.occupied):
+                occupied_by[square] |= bit
+            for square in k.join_squares:
+                row, col = divmod(square, n)
+                zone_at[row][col] |= bit
+                zone_at[n + col][row] |= bit
+            by_used[k.used] |= bit
+        rack_tiles = sum(s.rack)
+        # reach[b][line][pos]: clusters with a zone square on the line at most b empty
+        # squares from pos (both ends counted), for a part of at most b tiles.
+        reach = [None]
+        for budget in range(1, rack_tiles):
+            by_line = []
+            for line in range(2 * n):
+                squares = ([line * n + c for c in range(n)] if line < n
+                           else [r * n + line - n for r in range(n)])
+                empty = [0 if s.cells[square] else 1 for square in squares]
+                near = []
+                for pos in range(n):
+                    bits = 0
+                    for direction in (1, -1):
+                        count = 0
+                        other = pos
+                        while 0 <= other < n:
+                            count += empty[other]
+                            if count > budget:
+                                break
+                            bits |= zone_at[line][other]
+                            other += direction
+                    near.append(bits)
+                by_line.append(near)
+            reach.append(by_line)
+        self._clusters = clusters
+        self._occupied_by = occupied_by
+        self._by_used = by_used
+        self._reach = reach
+        self._fits = {}
+        before = len(self.seen)
+        for a, k1 in enumerate(clusters):
+            left = self.tile_count[self.full - k1.used]
+            if left < 2:
+                continue
+            blocked = self._blocking(k1)
+            lines = {line: bits & ~blocked
+                     for line, bits in self._near_lines(k1, left - 1).items()}
+            if not self._grow((a,), lines, k1.used, blocked):
+                break
+        return len(self.seen) - before
+
+    def _blocking(self, k: _Cluster) -> int:
+        """The clusters that are not separate from `k` (they cover a square of it or of its
+        zone, or its zone covers one of theirs: the same thing).
+        """
+        blocked = 0
+        for square in k.zone_squares:
+            blocked |= self._occupied_by[square]
+        for square, _code in k.tiles:
+            blocked |= self._occupied_by[square]
+        return blocked
+
+    def _near_lines(self, k: _Cluster, budget: int) -> dict:
+        """Per line (rows, then columns as size + col), the clusters with a zone square on it
+        at most `budget` empty squares from one of `k`'s.
+        """
+        n = self.size
+        reach = self._reach[budget]
+        lines = {}
+        for square in k.join_squares:
+            row, col = divmod(square, n)
+            lines[row] = lines.get(row, 0) | reach[row][col]
+            lines[n + col] = lines.get(n + col, 0) | reach[n + col][row]
+        return lines
+
+    def _grow(self, group: tuple, lines: dict, used: int, blocked: int) -> bool:
+        """Join `group` with every further cluster (later in the list, separate from the
+        group, its tiles fitting with one to spare, its zone near each member's on a line
+        where they all are), then grow the larger groups; False when time ran out.
+        """
+        fits = self._fits.get(used)
+        if fits is None:
+            fits = 0
+            spare = self.full - used
+            for x in self.within[spare]:
+                if x != spare:
+                    fits |= self._by_used[x]
+            self._fits[used] = fits
+        candidates = 0
+        for bits in lines.values():
+            candidates |= bits
+        last = group[-1]
+        candidates = (candidates & fits & ~blocked) >> (last + 1)
+        b = last
+        while candidates:
+            low = candidates & -candidates
+            step = low.bit_length()
+            b += step
+            candidates >>= step
+            if self._late():
+                return False
+            bit = 1 << b
+            common = [line for line, bits in lines.items() if bits & bit]
+            members = group + (b,)
+            kb = self._clusters[b]
+            if members not in self.tried:
+                self.tried.add(members)
+                self._join([self._clusters[m] for m in members], common)
+            left = self.tile_count[self.full - used - kb.used]
+            if left < 2:
+                continue
+            near = self._near_lines(kb, left - 1)
+            narrower = {line: lines[line] & near[line] for line in common if line in near}
+            narrower = {line: bits for line, bits in narrower.items() if bits}
+            if narrower and not self._grow(members, narrower, used + kb.used,
+                                           blocked | self._blocking(kb)):
+                return False
+        return True
+
+    def _join(self, group: list, lines: list) -> None:
+        """Add the clusters of parts along `lines` that cover a zone square of every cluster
+        of `group` on the board with them all (and their extensions).
+        """
+        s = self.search
+        n = self.size
+        tiles = ()
+        plays = ()
+        counts = s.rack
+        for k in group:
+            tiles += k.tiles
+            plays += k.plays
+            counts = s._left(counts, k.tiles)
+        cells = list(s.cells)
+        for square, code in tiles:
+            cells[square] = code
+        first = group[0]
+        across = [square for square in first.join_squares if square // n in lines]
+        down = [square for square in first.join_squares if n + square % n in lines]
+        found = self.cover(cells, counts, across, down)
+        work = self._laid(tiles, found, [k.joins for k in group], counts, plays, False)
+        self._extend(work)
+
+    # --- packings ------------------------------------------------------------------------
+    def _packings(self, top: int) -> list:
+        """The packings of separate legal clusters scoring at least the top-th best score
+        (all of those, ties included), as (score, clusters).
+        """
+        s = self.search
+        groups = [[] for _ in range(self.subsets)]
+        for k in self.seen.values():
+            if k.legal:
+                groups[k.used].append(k)
+        for group in groups:
+            group.sort(key=lambda k: -k.score)
+        best_of = [group[0].score if group else None for group in groups]
+        bingo = s.bingo if sum(s.rack) == s.rack_size else 0
+        # most[m]: the best sum of clusters' best scores over sub-multisets packed in m;
+        # exact[m]: the same using all of m; bound[m]: what the tiles m can still add.
+        minus = float("-inf")
+        most = [0] * self.subsets
+        exact = [minus] * self.subsets
+        exact[0] = 0
+        for m in sorted(range(self.subsets), key=lambda index: self.tile_count[index]):
+            for x in self.within[m]:
+                if x and best_of[x] is not None:
+                    most[m] = max(most[m], best_of[x] + most[m - x])
+                    exact[m] = max(exact[m], best_of[x] + exact[m - x])
+        bound = [max(most[m], exact[m] + bingo) for m in range(self.subsets)]
+        heap: list[int] = []
+        found = []
+        threshold = [minus]
+        check_words = s.played is not None
+        within = self.within
+
+        def pack(m, score, first, first_at, occupied, near, words, chosen):
+            if chosen:
+                total = score + (bingo if m == 0 else 0)
+                if total >= threshold[0]:
+                    found.append((total, tuple(chosen)))
+                    if len(heap) < top:
+                        heapq.heappush(heap, total)
+                    elif total > heap[0]:
+                        heapq.heapreplace(heap, total)
+                    if len(heap) == top:
+                        threshold[0] = heap[0]
+            for x in within[m]:
+                if x < first or not x or not groups[x]:
+                    continue
+                group = groups[x]
+                limit = bound[m - x]
+                for at in range(first_at if x == first else 0, len(group)):
+                    k = group[at]
+                    if score + k.score + limit < threshold[0]:
+                        break
+                    if k.occupied & near or k.zone & occupied:
+                        continue
+                    if check_words and not words.isdisjoint(k.words):
+                        continue
+                    chosen.append(k)
+                    pack(m - x, score + k.score, x, at + 1, occupied | k.occupied,
+                         near | k.occupied | k.zone,
+                         words.union(k.words) if check_words else words, chosen)
+                    chosen.pop()
+
+        pack(self.full, 0, 0, 0, 0, 0, frozenset(), [])
+        return [(total, chosen) for total, chosen in found if total >= threshold[0]]
+
+    def best(self, top: int) -> list:
+        """The best `top` turns as Moves, ranked as TurnSearch.ranked ranks them."""
+        self.seen = {}
+        self.tried = set()
+        self._extend(self._single_plays())
+        while True:
+            packed = self._packings(top)
+            if self._late() or not self._joins():
+                break
+        s = self.search
+        n = s.size
+        keyed = []
+        for total, chosen in packed:
+            parts = sum(len(k.plays) for k in chosen)
+            tiles = sorted((square // n, square % n, s.letters[(code & LETTER_MASK) - 1],
+                            bool(code & BLANK)) for k in chosen for square, code in k.tiles)
+            keyed.append(((-total, parts, tiles), chosen))
+        keyed.sort(key=lambda item: item[0])
+        # Parts: cluster by cluster (any order of separate clusters can be laid), the
+        # clusters in the order of their first parts in the step's order (best first).
+        return [s._move_of([play for k in sorted(chosen, key=lambda k: k.plays[0])
+                            for play in k.plays], -order[0])
+                for order, chosen in keyed[:top]]
+
+
+def covering_step(cw, compiled: bool) -> Callable:
+    """The cover of ClusterSearch: cover(cells, counts, across, down) lists the single-line
+    plays of (cells, counts) across that put a tile on one of the squares `across`, and down
+    that put one on one of `down`, as Step lists plays (sorted).
+
+    With `compiled`, the turn kernel on the compiled engine (lookup/crossword/turn_kernel.py:
+    the engine's search from those squares only); else the game's move generator, filtered.
+    """
+    n = cw.rules.layout.size
+    if not compiled:
+        def cover(cells, counts, across, down):
+            found = []
+            for play in cw.line_plays(cells, counts, compiled=False):
+                _negative, direction, line, start, word, _bits = play
+                wanted = set(across if direction == 0 else down)
+                first, stride = (line * n + start, 1) if direction == 0 else (start * n + line, n)
+                if any(not cells[first + i * stride] and first + i * stride in wanted
+                       for i in range(len(word))):
+                    found.append(play)
+            return found
+        return cover
+
+    import numpy as np
+
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.engine import move_engine
+    from lookup.crossword.engine_kernel import (
+        ALL_PLAYS,
+        PARAMS,
+        R_BLANKS,
+        R_DIRECTION,
+        R_LENGTH,
+        R_LINE,
+        R_SCORE,
+        R_START,
+        RECORD_FIELDS,
+    )
+    from lookup.crossword.engine_numba import compiled_extension
+
+    engine = move_engine(cw, compiled=True)
+    search = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
+        "covering_search"]
+    params, *constants = engine._constants  # the engine's game constants (engine.py)
+    base = np.concatenate((params, np.zeros(2 * n * n, dtype=np.int64)))
+    width = engine.width
+    no_keys = np.zeros(0, dtype=np.int64)
+    no_values = np.zeros(0, dtype=np.float64)
+    equity = np.zeros(1, dtype=np.float64)
+    room = [np.zeros(512 * width, dtype=np.int64)]
+
+    def cover(cells, counts, across, down):
+        with_flags = base.copy()
+        with_flags[PARAMS + np.asarray(across, dtype=np.int64)] = 1
+        with_flags[PARAMS + n * n + np.asarray(down, dtype=np.int64)] = 1
+        cells = np.array(cells, dtype=np.int64)
+        counts = np.array(counts, dtype=np.int64)
+        while True:
+            out = room[0]
+            count = search(with_flags, *constants, cells, counts, no_keys, no_values, 0.0,
+                           ALL_PLAYS, out, equity)
+            if count * width <= len(out):
+                break
+            room[0] = np.zeros(count * width, dtype=np.int64)
+        rows = out[:count * width].tolist()
+        plays = [(-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
+                  rows[at + R_START],
+                  tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
+                  rows[at + R_BLANKS])
+                 for at in range(0, count * width, width)]
+        plays.sort()
+        return plays
+
+    return cover
