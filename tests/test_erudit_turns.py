@@ -350,7 +350,7 @@ def test_the_cluster_search_finds_the_turns_of_the_plain_search_on_real_position
             assert turn_list(cluster_turns(cw, board, rack, top)) == plain[:top]
         checked += 1
         turns += len(plain)
-    assert (checked, turns) == (60, 0)
+    assert (checked, turns) == (60, 26848)
 
 
 @pytest.mark.full
@@ -445,3 +445,54 @@ def test_wordpack_moves_with_a_budget_says_whether_the_turn_is_proven(tmp_path):
     assert result.returncode != 0
     assert result.stderr.strip().splitlines()[-1].endswith(
         "the board holds КОТ twice; erudit-ru forms each word once: correct the board")
+
+
+def reference_turns_by_equity(cw, board, rack: str, model, bag: int, unseen: str) -> list:
+    """Every turn of the plain search with its equity by equity.py's formula, best first,
+    ties in the plain search's order: (equity, score, new tiles)."""
+    from lookup.crossword.equity import end_of_bag_values
+    from lookup.crossword.tiles import key_of_codes
+
+    codes = cw.rack_codes(rack, board)
+    worth = cw.rules.tiles.values
+    rows = []
+    for move in cw._turn_search(board, codes, None).ranked():
+        kept = list(codes)
+        for _row, _col, letter, blank in move.placed:
+            kept.remove(0 if blank else cw.tiles.code(letter))
+        if bag:
+            value = float(model.lookup([key_of_codes(kept)])[0])
+        else:
+            value = end_of_bag_values([kept], worth, sum(worth[cw.tiles.code(ch)]
+                                                         for ch in unseen))[0]
+        rows.append((round(move.score + value, 4), move.score, frozenset(move.placed)))
+    return sorted(rows, key=lambda row: -row[0])
+
+
+# Clean fixture boards (no word twice), racks cut to 5 tiles; the bag: the default (the unseen
+# tiles but a rack), and empty with two tiles on the opponent's rack.
+EQUITY_CASES = 24
+
+
+def test_turns_by_equity_equal_a_plain_reference():
+    from lookup.crossword.equity import TileModel
+
+    cw = fixture_game(GAME)
+    model = TileModel([7.0] + [(code % 7) - 3.5 for code in range(1, len(cw.alphabet) + 1)])
+    compared = 0
+    for number, position in enumerate(selfplay_positions(GAME)[:EQUITY_CASES]):
+        board = cw.parse_board(position["board"])
+        rack = position["rack"][:5]
+        for bag, unseen in ((None, None), (0, "оо")):
+            try:
+                answer = cw.search_turns(board, rack, top=5, by="equity", bag=bag,
+                                         unseen=unseen, leaves=model)
+            except BadInput:
+                continue  # the unseen tiles are on the board already
+            expected = reference_turns_by_equity(cw, board, rack, model, bag is None,
+                                                 unseen or "")
+            got = [(m.equity, m.score, frozenset(m.placed)) for m in answer.moves]
+            assert got == expected[:5], f"position {number} bag {bag}"
+            assert all(m.equity == round(m.score + m.leave, 4) for m in answer.moves)
+            compared += 1
+    assert compared == 2 * EQUITY_CASES

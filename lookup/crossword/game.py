@@ -24,7 +24,7 @@ import time
 from lookup.crossword.board import Board, empty_board, parse_board
 from lookup.crossword.endgame import solve_endgame
 from lookup.crossword.engine import MAX_LEAVE_TILES, move_engine, numba_available
-from lookup.crossword.equity import rank_by_equity
+from lookup.crossword.equity import end_of_bag_values, rank_by_equity
 from lookup.crossword.leaves import LeaveValues, leaves_path, read_leaves
 from lookup.crossword.lexicon import GameLexicon, game_lexicon, lexicon_tables
 from lookup.crossword.move import Move
@@ -46,7 +46,7 @@ from lookup.crossword.placement import (
 from lookup.crossword.render import render
 from lookup.crossword.rules import Rules, load_rules
 from lookup.crossword.simulate import simulate
-from lookup.crossword.tiles import BLANK_CODE, TileSet
+from lookup.crossword.tiles import BLANK_CODE, TileSet, key_of_codes
 from lookup.crossword.turn import (
     connection_problems,
     played_set,
@@ -278,13 +278,17 @@ class CrosswordGame:
         r = self.rules
         codes = self.rack_codes(rack, board)
         if by == "equity":
-            pool = r.tiles.unseen(board, codes, unseen)
-            if bag is None:
-                bag = max(0, len(pool) - r.rack_size)
-            if not len(pool) - r.rack_size <= bag <= len(pool):
-                raise BadInput(f"a bag of {bag} tiles contradicts the {len(pool)} unseen "
-                               f"tiles (the bag plus the opponent's rack of at most "
-                               f"{r.rack_size}): give the bag size and the unseen tiles that fit")
+            pool, bag = self._pool_and_bag(board, codes, unseen, bag)
+            if r.placement == "multi" and top is not None:
+                # Turns by equity from the turn search; exchanges and the pass after them
+                # among equal equities, as moves() orders them.
+                turns = self.search_turns(board, rack, top, played_words, seconds, by=by,
+                                          bag=bag, unseen=unseen).moves
+                others = [m for m in self.moves(board, rack, top=None, bag=bag,
+                                                played_words=played_words)
+                          if m.kind in ("exchange", "pass")]
+                others = rank_by_equity(self, self.leaves(), others, codes, pool, bag)
+                return sorted(turns + others, key=lambda move: -move.equity)[:top]
             found = self.moves(board, rack, bag=bag, played_words=played_words)
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
@@ -308,8 +312,22 @@ class CrosswordGame:
         # them, which is their place in the order (plays first among equal scores).
         return moves[:top] if top is not None else moves
 
+    def _pool_and_bag(self, board: Board, codes: list[int], unseen: str | None,
+                      bag: int | None) -> tuple[list[int], int]:
+        """The unseen tiles and the bag size for equity (moves() says how), checked."""
+        r = self.rules
+        pool = r.tiles.unseen(board, codes, unseen)
+        if bag is None:
+            bag = max(0, len(pool) - r.rack_size)
+        if not len(pool) - r.rack_size <= bag <= len(pool):
+            raise BadInput(f"a bag of {bag} tiles contradicts the {len(pool)} unseen "
+                           f"tiles (the bag plus the opponent's rack of at most "
+                           f"{r.rack_size}): give the bag size and the unseen tiles that fit")
+        return pool, bag
+
     def best_turn(self, board: Board, rack: str, method: str = "greedy",
-                  played_words=None, seconds: float | None = None) -> Move | None:
+                  played_words=None, seconds: float | None = None,
+                  by: str = "score") -> Move | None:
         """The best turn under the game's rules: a play (one line) or, under placement =
         "multi", a Move of kind "turn" whose `parts` are plays in an order they can be laid.
 
@@ -323,6 +341,8 @@ class CrosswordGame:
                 the words on the board count in any case.
             seconds: with method "full", a time budget: the best turn found by then
                 (search_turns says whether it is proven best).
+            by: with method "full", "score" or "equity" (score + the value of the tiles
+                kept, as moves() computes it with the default bag and unseen tiles).
 
         Returns:
             The move, or None when no tile can be placed.
@@ -339,21 +359,32 @@ class CrosswordGame:
             return plays[0] if plays[0].kind == "play" else None
         if method == "greedy":
             return self._turn_search(board, codes, played_words).greedy()
-        turns = self.search_turns(board, rack, 1, played_words, seconds).moves
+        turns = self.search_turns(board, rack, 1, played_words, seconds, by=by).moves
         return turns[0] if turns else None
 
     def search_turns(self, board: Board, rack: str, top: int = 1, played_words=None,
-                     seconds: float | None = None) -> TurnAnswer:
+                     seconds: float | None = None, by: str = "score", bag: int | None = None,
+                     unseen: str | None = None, leaves=None) -> TurnAnswer:
         """The best `top` turns of a position under placement = "multi" (Erudit), by the
         exact cluster search (lookup/crossword/turn_search.py ClusterSearch), ranked as
         moves() ranks them; with `seconds`, the best found within that time.
+
+        Args:
+            board, rack, top, played_words: as moves() takes them.
+            seconds: a time budget.
+            by: "score", or "equity": score + the value of the tiles kept
+                (lookup/crossword/equity.py: the leave model while the bag holds tiles, the
+                end-of-game terms when it is empty); the moves get `leave` and `equity`.
+            bag, unseen: by equity, as moves() takes them.
+            leaves: by equity, the leave model (`lookup(keys)`); the game's table by default.
 
         Returns:
             A TurnAnswer: `moves`, and `proven`, true when the search finished (the moves
             are then the best `top`, ties as moves() orders them).
 
         Raises:
-            BadInput: a bad rack, top < 1, seconds not a positive number, a game whose
+            BadInput: a bad rack, top < 1, an unknown `by`, an `unseen` pool or bag that
+                contradicts the board and rack, seconds not a positive number, a game whose
                 placement is "line", or (repeat_words = false) a board that holds a word
                 twice.
         """
@@ -361,8 +392,14 @@ class CrosswordGame:
             raise BadInput(f"{self.id} lays one line a turn: use moves()")
         if top < 1:
             raise BadInput(f"top must be at least 1, not {top}")
+        if by not in ("score", "equity"):
+            raise BadInput(f"turns by {by!r}: use 'score' or 'equity'")
         check_budget(seconds)
         codes = self.rack_codes(rack, board)
+        leave = None
+        if by == "equity":
+            pool, bag = self._pool_and_bag(board, codes, unseen, bag)
+            leave = self._leave_of_kept(leaves or self.leaves(), pool, bag)
         if not self.rules.repeat_words:
             twice = repeated_words(board)
             if twice:
@@ -373,9 +410,23 @@ class CrosswordGame:
         deadline = None if seconds is None else started + seconds
         # Thousands of plays lists: the compiled engine pays from the first search.
         compiled = self.compiled if self.compiled is not None else numba_available()
-        clusters = ClusterSearch(search, covering_step(self, compiled), deadline)
+        clusters = ClusterSearch(search, covering_step(self, compiled), deadline, leave)
         moves = clusters.best(top)
         return TurnAnswer(moves, clusters.proven, time.perf_counter() - started)
+
+    def _leave_of_kept(self, model, pool: list[int], bag: int):
+        """leave(kept tiles in lexicon codes) for ClusterSearch: rank_by_equity's value."""
+        to_game = self.lexicon().to_game
+        worth = self.rules.tiles.values
+        opponent = sum(worth[code] for code in pool)
+
+        def leave(kept: list[int]) -> float:
+            codes = [to_game[code] if code else BLANK_CODE for code in kept]
+            if bag:
+                return float(model.lookup([key_of_codes(codes)])[0])
+            return end_of_bag_values([codes], worth, opponent)[0]
+
+        return leave
 
     def _turn_search(self, board: Board, rack: list[int], played_words,
                      compiled: bool | None = None) -> TurnSearch:

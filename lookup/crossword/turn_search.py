@@ -277,7 +277,10 @@ class _Cluster:
     Attributes:
         tiles: (square, code) in the order laid.
         occupied, zone: bitmasks of its squares and of its zone, the first empty square from
-            each of its tiles in the four directions (a tile there forms a word with it).
+            each of its tiles in the four directions (a tile there forms a word with it);
+            zone_squares lists the zone.
+        joins, join_squares: the squares a part joining it with others must cover one of:
+            the zone of its last part when that part extended a cluster, else its zone.
         used: its tiles as a sub-multiset index of the rack (ClusterSearch).
         score: the sum of its words, each with the premiums of its new squares.
         words: its words when the game forbids repeats (else empty); legal: none repeated.
@@ -302,24 +305,30 @@ class ClusterSearch:
     same). So the turns TurnSearch reaches are exactly the sets of separate clusters, each
     reached by parts, with rack tiles enough.
 
-    A cluster's last part links the clusters its other parts form, so clusters are found by
-    (1) extensions: a part that covers a square of one cluster's zone (the kernel lists only
-    those, lookup/crossword/turn_kernel.py), from the single plays on; and (2) joins: a part
-    on the board with two separate clusters that covers both zones (a part may join more
-    clusters only in theory: three clusters and a part within seven tiles, see `joins`).
-    Then the best turns are the best packings of separate clusters (`_packings`: depth
-    first, each cluster's score bounded by the best cluster of each sub-multiset of the
-    rack, summed over a partition of the tiles left).
+    A cluster's last part links the clusters its other parts form (one or more), so clusters
+    are found by (1) extensions: a part that covers a square of one cluster's zone (the kernel
+    lists only those, lookup/crossword/turn_kernel.py), from the single plays on, breadth
+    first; and (2) joins: a part on the board with a group of separate clusters that covers
+    a square of each one's zone (`_joins`: groups whose zones lie on one line within reach of
+    the tiles left; then the joined cluster's extensions). A join needs to cover, of a
+    member that extends a cluster by a last part, only that part's zone: a join that misses
+    it is the join of the smaller cluster, then that part as an extension (`_Cluster.joins`).
+    Then the best turns are the best packings of separate clusters (`_packings`: depth first,
+    each cluster's score bounded by the best cluster of each sub-multiset of the rack, summed
+    over a partition of the tiles left); joins run until none adds a cluster.
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
-        cover: the plays of (cells, counts) that cover a square of a list
-            (covering_step).
+        cover: cover(cells, counts, across, down), the plays of (cells, counts) that cover
+            one of the squares listed for their direction (covering_step).
         deadline: time.perf_counter() value at which to stop; the answer is then the best of
             the clusters found so far, and `proven` false.
+        leave: rank by equity: leave(tiles kept, lexicon codes with 0 a blank) is their worth
+            in points, added to the score (packings bounded with it too).
     """
 
-    def __init__(self, search: TurnSearch, cover: Callable, deadline: float | None = None):
+    def __init__(self, search: TurnSearch, cover: Callable, deadline: float | None = None,
+                 leave: Callable | None = None):
         self.search = search
         self.cover = cover
         self.deadline = deadline
@@ -340,9 +349,20 @@ class ClusterSearch:
         self.within = [[x for x in range(stride)
                         if all(a <= b for a, b in zip(digits[x], digits[m]))]
                        for m in range(stride)]
+        # What the tiles kept are worth, by sub-multiset index (ranking by equity).
+        self.equity = leave is not None
+        self.leave = ([0.0] * stride if leave is None
+                      else [float(leave(self.kept(m))) for m in range(stride)])
         self.seen: dict = {}
         self.proven = True
         self.expanded = 0
+
+    def kept(self, m: int) -> list[int]:
+        """The tiles of sub-multiset `m` as lexicon codes (0 a blank)."""
+        tiles = []
+        for code in self.kinds:
+            tiles += [code] * (m // self.strides[code] % (self.search.rack[code] + 1))
+        return tiles
 
     # --- clusters ----------------------------------------------------------------------
     def _late(self) -> bool:
@@ -619,8 +639,9 @@ class ClusterSearch:
 
     # --- packings ------------------------------------------------------------------------
     def _packings(self, top: int) -> list:
-        """The packings of separate legal clusters scoring at least the top-th best score
-        (all of those, ties included), as (score, clusters).
+        """The packings of separate legal clusters worth at least the top-th best value (all
+        of those, ties included), as (value, score, tiles kept, clusters); a packing's value
+        is its score plus what the tiles it keeps are worth (`leave`; 0 by score).
         """
         s = self.search
         groups = [[] for _ in range(self.subsets)]
@@ -642,7 +663,10 @@ class ClusterSearch:
                 if x and best_of[x] is not None:
                     most[m] = max(most[m], best_of[x] + most[m - x])
                     exact[m] = max(exact[m], best_of[x] + exact[m - x])
-        bound = [max(most[m], exact[m] + bingo) for m in range(self.subsets)]
+        # bound[m]: the most the tiles m can still add, kept tiles' worth included.
+        leave = self.leave
+        bound = [max(exact[m - kept] + (bingo if kept == 0 else 0) + leave[kept]
+                     for kept in self.within[m]) for m in range(self.subsets)]
         heap: list[int] = []
         found = []
         threshold = [minus]
@@ -652,12 +676,13 @@ class ClusterSearch:
         def pack(m, score, first, first_at, occupied, near, words, chosen):
             if chosen:
                 total = score + (bingo if m == 0 else 0)
-                if total >= threshold[0]:
-                    found.append((total, tuple(chosen)))
+                value = total + leave[m]
+                if value >= threshold[0]:
+                    found.append((value, total, m, tuple(chosen)))
                     if len(heap) < top:
-                        heapq.heappush(heap, total)
-                    elif total > heap[0]:
-                        heapq.heapreplace(heap, total)
+                        heapq.heappush(heap, value)
+                    elif value > heap[0]:
+                        heapq.heapreplace(heap, value)
                     if len(heap) == top:
                         threshold[0] = heap[0]
             for x in within[m]:
@@ -680,10 +705,13 @@ class ClusterSearch:
                     chosen.pop()
 
         pack(self.full, 0, 0, 0, 0, 0, frozenset(), [])
-        return [(total, chosen) for total, chosen in found if total >= threshold[0]]
+        return [packing for packing in found if packing[0] >= threshold[0]]
 
     def best(self, top: int) -> list:
-        """The best `top` turns as Moves, ranked as TurnSearch.ranked ranks them."""
+        """The best `top` turns as Moves, ranked as TurnSearch.ranked ranks them; with a
+        `leave`, by equity (score + leave; Moves get `leave` and `equity`), ties in that
+        order.
+        """
         self.seen = {}
         self.tried = set()
         self._extend(self._single_plays())
@@ -694,17 +722,23 @@ class ClusterSearch:
         s = self.search
         n = s.size
         keyed = []
-        for total, chosen in packed:
+        for value, total, kept, chosen in packed:
             parts = sum(len(k.plays) for k in chosen)
             tiles = sorted((square // n, square % n, s.letters[(code & LETTER_MASK) - 1],
                             bool(code & BLANK)) for k in chosen for square, code in k.tiles)
-            keyed.append(((-total, parts, tiles), chosen))
+            keyed.append(((-value, -total, parts, tiles), kept, chosen))
         keyed.sort(key=lambda item: item[0])
-        # Parts: cluster by cluster (any order of separate clusters can be laid), the
-        # clusters in the order of their first parts in the step's order (best first).
-        return [s._move_of([play for k in sorted(chosen, key=lambda k: k.plays[0])
-                            for play in k.plays], -order[0])
-                for order, chosen in keyed[:top]]
+        moves = []
+        for order, kept, chosen in keyed[:top]:
+            # Parts: cluster by cluster (any order of separate clusters can be laid), the
+            # clusters in the order of their first parts in the step's order (best first).
+            move = s._move_of([play for k in sorted(chosen, key=lambda k: k.plays[0])
+                               for play in k.plays], -order[1])
+            if self.equity:
+                move.leave = round(self.leave[kept], 4)
+                move.equity = round(move.score + self.leave[kept], 4)
+            moves.append(move)
+        return moves
 
 
 def covering_step(cw, compiled: bool) -> Callable:
