@@ -430,7 +430,7 @@ class _Workspace:
         self.engine = engine
         self.compiled = engine.compiled
         self.kernel = _kernel(engine.compiled)
-        params = engine._constants[0]
+        params = engine.kernel_constants[0]
         self.width = int(params[P_RACK_SIZE]) + MOVE_FIELDS
         table_bits, cache_bits, arena_bits = self.BITS if self.compiled else (12, 10, 14)
         rng = random.Random(_ZOBRIST_SEED)
@@ -581,7 +581,7 @@ class KernelSearch:
         state[k.S_E_SCORELESS] = scoreless
         cuts_before = int(state[k.S_CUTS])
         run = space.kernel["run"]
-        constants = self.engine._constants
+        constants = self.engine.kernel_constants
         while True:
             state[k.S_NODES] = self.nodes
             state[k.S_PAUSE_AT] = min(self.nodes + _SLICE_NODES, self.node_limit)

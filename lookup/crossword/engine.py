@@ -145,6 +145,24 @@ class MoveEngine:
         self.width = RECORD_FIELDS + size
         self._buffer = self._ints(_FIRST_CAPACITY * self.width)
 
+    @property
+    def kernel_constants(self) -> tuple:
+        """The game's constants as the kernel's functions take them, in order: params, arcs,
+        node_mask, values, letter_mult, word_mult, order (engine_kernel.search's first seven
+        arguments; numpy arrays when compiled, lists otherwise). Kernels built on the engine
+        (lookup/crossword/endgame_kernel.py, sim_kernel.py) take them too.
+        """
+        return self._constants
+
+    @property
+    def empty_leaves(self) -> LeaveTable:
+        """The LeaveTable with no leaves (every leave worth 0.0)."""
+        return self._empty_leaves
+
+    def lexicon_codes(self, game_codes):
+        """The lexicon codes of game tile codes (an int array; the blank stays 0)."""
+        return self._to_lex_array[np.asarray(game_codes, dtype=np.int64)]
+
     def _ints(self, n: int):
         return np.zeros(n, dtype=np.int64) if self.compiled else [0] * n
 

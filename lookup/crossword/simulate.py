@@ -340,7 +340,7 @@ def full_leave_table(engine, model):
     rest = keys.copy()
     while (rest > 1).any():
         present = rest > 1
-        digits.append(np.where(present, engine._to_lex_array[rest % 64], absent))
+        digits.append(np.where(present, engine.lexicon_codes(rest % 64), absent))
         rest = np.where(present, rest // 64, rest)
     lex_keys = np.ones(len(keys), dtype=np.int64)
     if digits:
@@ -375,7 +375,7 @@ class _KernelLines:
         for i, play in enumerate(plays):
             record_move(play, 0, cells, engine.size, packed, i * width)
         leave_values = [float(leaves.value(mover_rack, play[R_LEAVE])) for play in plays]
-        table = engine._empty_leaves if leaves.model is None else \
+        table = engine.empty_leaves if leaves.model is None else \
             full_leave_table(engine, leaves.model)
         self.leave_keys, self.leave_values = table.keys, table.values
         if compiled:
@@ -412,7 +412,7 @@ class _KernelLines:
         for i, stopped in enumerate(pruned):
             self.active[i] = 0 if stopped else 1
         dealing = np.asarray(order, dtype=np.int64) if self.engine.compiled else order
-        self.simulate_dealing(*self.engine._constants, self.leave_keys, self.leave_values,
+        self.simulate_dealing(*self.engine.kernel_constants, self.leave_keys, self.leave_values,
                               self.base_cells, self.mover_rack, self.candidates,
                               self.candidate_leaves, self.active, dealing, len(order),
                               self.rack_size, self.plies, self.limit, self.results, *self.work)
