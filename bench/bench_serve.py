@@ -18,8 +18,9 @@ decision tree (the player's own opener), which ranks every guess: both are measu
 request at a time ("single" rows).
 
 Memory: resident (RSS) and proportional (PSS: shared pages split among the processes mapping
-them) set sizes of each worker from /proc/<pid>/smaps_rollup, after the warm-up and after the
-last rate.
+them) set sizes of each worker and of each worker's engine process (the move searches run
+there: service/app.py) from /proc/<pid>/smaps_rollup, after the warm-up and after the last
+rate. The server's CPU is that of the workers and their engine processes.
 """
 
 import functools
@@ -171,10 +172,20 @@ def _children(pid: int) -> list[int]:
     return [int(c) for c in path.read_text().split()] if path.exists() else []
 
 
+def _spawned(pid: int) -> list[int]:
+    """The processes `pid` started with multiprocessing's spawn (not its resource tracker)."""
+    return [child for child in _children(pid)
+            if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()]
+
+
 def _workers(master: int) -> list[int]:
-    """The worker processes of uvicorn's master (not multiprocessing's resource tracker)."""
-    return [pid for pid in _children(master)
-            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    """The worker processes of uvicorn's master."""
+    return _spawned(master)
+
+
+def _engines(master: int) -> list[int]:
+    """Each worker's engine process."""
+    return [engine for worker in _workers(master) for engine in _spawned(worker)]
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -220,18 +231,24 @@ class Server:
                     raise RuntimeError("the server stopped while starting") from None
                 time.sleep(0.2)
         while True:
-            workers = _workers(self.process.pid)
-            before = [_cpu_seconds(pid) for pid in workers]
+            processes = self.processes()
+            before = [_cpu_seconds(pid) for pid in processes]
             time.sleep(1)
-            after = [_cpu_seconds(pid) for pid in workers]
-            if len(workers) == self.workers and all(b - a < 0.02 for a, b in zip(before, after)):
+            after = [_cpu_seconds(pid) for pid in processes]
+            if len(_engines(self.process.pid)) == self.workers and all(
+                    b - a < 0.02 for a, b in zip(before, after)):
                 return
 
-    def memory(self) -> list[dict]:
-        return [_memory_mb(pid) for pid in _workers(self.process.pid)]
+    def processes(self) -> list[int]:
+        """The workers and their engine processes."""
+        return _workers(self.process.pid) + _engines(self.process.pid)
+
+    def memory(self) -> dict[str, list[dict]]:
+        return {"worker": [_memory_mb(pid) for pid in _workers(self.process.pid)],
+                "engine process": [_memory_mb(pid) for pid in _engines(self.process.pid)]}
 
     def cpu_seconds(self) -> float:
-        return sum(_cpu_seconds(pid) for pid in _workers(self.process.pid))
+        return sum(_cpu_seconds(pid) for pid in self.processes())
 
     def stop(self) -> int:
         """SIGTERM (a graceful stop) and its exit status."""
@@ -325,15 +342,18 @@ def run():
                         f"({SECONDS} s each, rising, stopped after the first to fail)"))
         rows += _single_rows(server)
         for when, memory in (("after warm-up", start), ("after the last rate", end)):
-            rss = [m["rss"] for m in memory]
-            pss = [m["pss"] for m in memory]
-            rows.append(row(f"worker memory {when}: RSS per worker", statistics.mean(rss), "MB",
-                            note=f"each: {', '.join(f'{v:.0f}' for v in rss)} MB; PSS (shared "
-                                 f"pages split) {', '.join(f'{v:.0f}' for v in pss)} MB, "
-                                 f"{sum(pss):.0f} MB for all {len(pss)} workers"))
-        growth = sum(m["rss"] for m in end) / sum(m["rss"] for m in start) - 1
-        rows.append(row("worker RSS growth over the run", 100 * growth, "%",
-                        note="after the last rate against after warm-up, all workers"))
+            for kind, each in memory.items():
+                rss = [m["rss"] for m in each]
+                pss = [m["pss"] for m in each]
+                rows.append(row(f"memory {when}: RSS per {kind}", statistics.mean(rss), "MB",
+                                note=f"each: {', '.join(f'{v:.0f}' for v in rss)} MB; PSS "
+                                     f"(shared pages split) {', '.join(f'{v:.0f}' for v in pss)}"
+                                     f" MB, {sum(pss):.0f} MB for all {len(pss)}"))
+        growth = (sum(m["rss"] for each in end.values() for m in each)
+                  / sum(m["rss"] for each in start.values() for m in each) - 1)
+        rows.append(row("server RSS growth over the run", 100 * growth, "%",
+                        note="after the last rate against after warm-up, workers and engine "
+                             "processes"))
     finally:
         status = server.stop()
     rows.append(row("graceful stop (SIGTERM) exit status", status, ""))

@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> None:
     os.environ[BUDGET_VARIABLE] = str(args.budget)  # the workers read it (spawned processes)
     config = uvicorn.Config("service.app:create_app", factory=True, host=args.host,
                             port=args.port, workers=args.workers, loop="uvloop",
-                            http="httptools", lifespan="off", log_level="warning",
+                            http="httptools", lifespan="on", log_level="warning",
                             access_log=False, timeout_graceful_shutdown=GRACE_SECONDS)
     sock = listen_socket(args.host, args.port)
     host, port = sock.getsockname()[:2]

@@ -16,16 +16,29 @@ only the exception's type.
 The endpoints are coroutines that compute without awaiting, on the worker's main thread: a query
 takes microseconds to milliseconds, less than a hop to a thread pool would add, and the time
 budget's signal reaches the main thread only. Concurrency comes from worker processes
-(service/__main__.py), which share the memory-mapped artifacts. Each worker loads every
-lexicon and game when it starts (`warm_up`), so no query pays for a first load and no budget
-interrupts one. What warm-up leaves on the heap (about 350,000 objects: decoded guess trees,
-leave maps) is then frozen out of the garbage collector: a full collection over it took 63 ms,
-a pause every queued request waited out (the tail of the load test).
+(service/__main__.py), which share the memory-mapped artifacts. The move searches (`moves`,
+`best_turn`) are the exception: one in a hundred takes 20 to 250 ms, and on the event loop every
+request queued behind it waited that long (the load test's p99 of the quick queries was that
+wait). Each worker sends them to its own engine process (`EngineProcess`, one process that
+loads the crossword games) and awaits the answer, so the quick queries never wait behind a
+search; the engine process computes under the same budget, on its main thread. Each worker
+loads every lexicon and game when it starts (`warm_up`), so no query pays for a first load and
+no budget interrupts one. What warm-up leaves on the heap (about 350,000 objects: decoded guess
+trees, leave maps) is then frozen out of the garbage collector: a full collection over it took
+63 ms, a pause every queued request waited out (the tail of the load test).
 """
 
+import asyncio
+import contextlib
 import gc
 import json
+import multiprocessing
 import os
+import signal
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -53,6 +66,9 @@ MAX_TOP = 200  # moves in one answer
 MAX_RANK = 100  # rows of one ranking
 MAX_MIN_LEN = 64
 MAX_BAG = 1000
+# Move searches waiting for a worker's engine process, beyond which a request gets a 503 at once
+# (each runs at most its budget, so a longer queue would only wait past any client's patience).
+MAX_ENGINE_QUEUE = 32
 TRUE_WORDS = ("true", "1", "yes")
 FALSE_WORDS = ("false", "0", "no")
 
@@ -233,6 +249,24 @@ def placed_field(body: dict, size: int) -> list[tuple[int, int, str, bool]]:
 
 # --- answers ----------------------------------------------------------------------------------
 
+def compute(budget: float, function, *args, **kwargs):
+    """function(*args, **kwargs) under the time budget, lookup's errors turned into ApiErrors
+    (in a worker and in its engine process alike).
+    """
+    try:
+        with time_budget(budget):
+            return function(*args, **kwargs)
+    except BudgetExceeded:
+        raise ApiError(503, f"the query ran past its {budget:g} s time budget: ask for less "
+                            "(fewer blanks, a longer pattern, a smaller top)") from None
+    except UnknownName as error:
+        raise ApiError(404, str(error)) from None
+    except BadInput as error:
+        raise ApiError(400, str(error)) from None
+    except ArtifactMissing as error:
+        raise ApiError(404, str(error)) from None
+
+
 def move_json(move) -> dict:
     """A Move as JSON: `text` (the string inside repr(Move)), then Move.to_dict()'s fields,
     `leave` and `equity` always (null unless ranked by equity), a turn's `parts` likewise.
@@ -249,6 +283,7 @@ class Api:
 
     def __init__(self, budget: float):
         self.budget = budget
+        self.engine = EngineProcess(budget)
         self.lexicons = {name: lookup.lexicon(name) for name in lookup.lexicon_names()}
         self.guessing = {name: lookup.guessing_game(name)
                          for name in lookup.guessing_game_names()}
@@ -256,39 +291,25 @@ class Api:
 
     def warm_up(self) -> None:
         """Run one query of each kind on every game: maps the artifacts, reads the trees and
-        leave tables, compiles (or loads from numba's cache) the move engine and computes the
-        opening figures that ranking guesses at the start reads (about a second a game).
+        leave tables, computes the opening figures that ranking guesses at the start reads
+        (about a second a game), and starts the engine process (which warms the move searches).
         """
         for game in self.guessing.values():
             for hard in (False, True):
                 game.next_guess([], hard=hard)
             game.rank([], n=1)
         for game in self.crossword.values():
-            rack = game.alphabet[:2]
-            game.moves(game.empty_board(), rack, top=1)
-            game.best_turn(game.empty_board(), rack)
             try:
-                game.moves(game.empty_board(), rack, top=1, by="equity")
+                game.leave(game.alphabet[0])
             except ArtifactMissing:
-                pass  # no leave table: by=equity answers 404
+                pass  # no leave table: leave answers 404
+        self.engine.start()
 
     def compute(self, function, *args, **kwargs):
         """function(*args, **kwargs) under the time budget, lookup's errors turned into
         ApiErrors.
         """
-        try:
-            with time_budget(self.budget):
-                return function(*args, **kwargs)
-        except BudgetExceeded:
-            raise ApiError(503, f"the query ran past its {self.budget:g} s time budget: ask "
-                                "for less (fewer blanks, a longer pattern, a smaller top)"
-                           ) from None
-        except UnknownName as error:
-            raise ApiError(404, str(error)) from None
-        except BadInput as error:
-            raise ApiError(400, str(error)) from None
-        except ArtifactMissing as error:
-            raise ApiError(404, str(error)) from None
+        return compute(self.budget, function, *args, **kwargs)
 
     # --- names --------------------------------------------------------------------------------
     def _lexicon(self, request: Request):
@@ -448,26 +469,22 @@ class Api:
     async def moves(self, request: Request):
         """POST /api/crossword/{name}/moves {board, rack, top, by, bag, unseen} -> {"moves"}."""
         fields = ("rack", "top", "by", "bag", "unseen")
-        game, board, body = await self._position(request, fields)
+        game, _board, body = await self._position(request, fields)
         rack = text_field(body, "rack", '"rack": "abfloos"')
-        top = whole_number(body, "top", 10, 1, MAX_TOP)
-        by = choice_field(body, "by", ("score", "equity"))
-        bag = whole_number(body, "bag", None, 0, MAX_BAG)
-        unseen = text_field(body, "unseen", optional=True)
-        found = self.compute(lambda: [move_json(move) for move in game.moves(
-            board, rack, top=top, bag=bag, by=by, unseen=unseen)])
+        options = {"top": whole_number(body, "top", 10, 1, MAX_TOP),
+                   "by": choice_field(body, "by", ("score", "equity")),
+                   "bag": whole_number(body, "bag", None, 0, MAX_BAG),
+                   "unseen": text_field(body, "unseen", optional=True)}
+        found = await self.engine.search(game.rules.id, "moves", body["board"], rack, options)
         return JSONResponse({"moves": found})
 
     async def best_turn(self, request: Request):
         """POST /api/crossword/{name}/best_turn {board, rack, method} -> {"move"}."""
-        game, board, body = await self._position(request, ("rack", "method"))
+        game, _board, body = await self._position(request, ("rack", "method"))
         rack = text_field(body, "rack", '"rack": "abfloos"')
-        method = choice_field(body, "method", ("greedy", "full"))
-
-        def best():
-            move = game.best_turn(board, rack, method=method)
-            return None if move is None else move_json(move)
-        return JSONResponse({"move": self.compute(best)})
+        options = {"method": choice_field(body, "method", ("greedy", "full"))}
+        move = await self.engine.search(game.rules.id, "best_turn", body["board"], rack, options)
+        return JSONResponse({"move": move})
 
     async def score(self, request: Request):
         """POST /api/crossword/{name}/score {board, placed} -> {"score": N}."""
@@ -511,6 +528,121 @@ class Api:
                 ("/crossword/{name}/validate", self.validate)]
         return ([Route(f"/api{path}", endpoint, methods=["GET"]) for path, endpoint in get]
                 + [Route(f"/api{path}", endpoint, methods=["POST"]) for path, endpoint in post])
+
+
+# --- the engine process ---------------------------------------------------------------------------
+
+_ENGINE_GAMES: dict = {}  # in an engine process: the crossword games by id
+# How often an engine process checks that its worker still runs (it exits when not).
+ENGINE_PARENT_POLL_SECONDS = 0.5
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(ENGINE_PARENT_POLL_SECONDS)
+    os._exit(0)
+
+
+def _engine_start() -> None:
+    """An engine process's start: load every crossword game and warm its searches (one move
+    list, by equity too where the game has a leave table, and one best turn: maps the GADDAG and
+    the leave table, loads the compiled engine), then freeze that heap out of the collector.
+
+    The process lives as long as its worker however the worker ends (a graceful stop, a crash,
+    SIGKILL): a watcher thread exits when the worker is gone, so no engine outlives its server
+    holding the server's output open. Ctrl-C reaches every process of the terminal's group;
+    the engine ignores it and follows its worker out.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(os.getppid(),), daemon=True).start()
+    for name in crossword_games():
+        game = _ENGINE_GAMES[name] = lookup.crossword_game(name)
+        rack = game.alphabet[:2]
+        game.moves(game.empty_board(), rack, top=1)
+        game.best_turn(game.empty_board(), rack)
+        try:
+            game.moves(game.empty_board(), rack, top=1, by="equity")
+        except ArtifactMissing:
+            pass  # no leave table: by=equity answers 404
+    gc.collect()
+    gc.freeze()
+
+
+def _engine_ready() -> bool:
+    return True
+
+
+def _engine_search(budget: float, name: str, method: str, board: str, rack: str,
+                   options: dict) -> tuple:
+    """In an engine process: game `name`'s `moves` or `best_turn` as JSON, ("ok", answer), or
+    ("error", status, message) (an ApiError does not cross processes whole).
+    """
+    game = _ENGINE_GAMES[name]
+
+    def search():
+        position = game.parse_board(board)
+        if method == "moves":
+            return [move_json(move) for move in game.moves(position, rack, **options)]
+        move = game.best_turn(position, rack, **options)
+        return None if move is None else move_json(move)
+
+    try:
+        return ("ok", compute(budget, search))
+    except ApiError as error:
+        return ("error", error.status, str(error))
+
+
+class EngineProcess:
+    """A worker's engine process: the move searches run there, so that the worker's event loop
+    answers the quick queries meanwhile. Started by `start` (the worker's warm-up) or by the
+    first search; one search at a time, at most MAX_ENGINE_QUEUE waiting; an engine process
+    that dies is replaced at the next search.
+    """
+
+    def __init__(self, budget: float):
+        self.budget = budget
+        self.waiting = 0
+        self._pool = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(1, multiprocessing.get_context("spawn"),
+                                             initializer=_engine_start)
+        return self._pool
+
+    def start(self) -> None:
+        """Start the engine process and wait until it has loaded and warmed the games."""
+        self._executor().submit(_engine_ready).result()
+
+    def stop(self) -> None:
+        """Stop the engine process (the worker's shutdown: its requests are answered)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    async def search(self, name: str, method: str, board: str, rack: str, options: dict):
+        """Game `name`'s `moves` or `best_turn` (keyword `options`) as JSON.
+
+        Raises:
+            ApiError: the search's own errors, or 503 when the queue is full or the engine
+                process died.
+        """
+        if self.waiting >= MAX_ENGINE_QUEUE:
+            raise ApiError(503, f"the move engine has {self.waiting} searches waiting: ask "
+                                "again in a moment")
+        self.waiting += 1
+        try:
+            answer = await asyncio.get_running_loop().run_in_executor(
+                self._executor(), _engine_search, self.budget, name, method, board, rack,
+                options)
+        except BrokenProcessPool:
+            self._pool = None
+            raise ApiError(503, "the move engine stopped and is restarting: ask again") from None
+        finally:
+            self.waiting -= 1
+        if answer[0] == "error":
+            raise ApiError(answer[1], answer[2])
+        return answer[1]
 
 
 # --- the application ----------------------------------------------------------------------------
@@ -574,7 +706,12 @@ def create_app(budget: float | None = None, warm: bool = True) -> Starlette:
     page = web_dir()
     site = (Mount("/", StaticFiles(directory=page, html=True))
             if (page / "index.html").is_file() else Route("/", _no_page))
-    return Starlette(routes=[*api.routes(), site],
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        api.engine.stop()
+
+    return Starlette(routes=[*api.routes(), site], lifespan=lifespan,
                      exception_handlers={ApiError: _api_error, HTTPException: _http_error,
                                          WordpackError: _wordpack_error,
                                          Exception: _unexpected})
