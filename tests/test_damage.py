@@ -301,3 +301,171 @@ def test_a_damaged_proof_table_is_refused(tmp_path_factory, damage):
     with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
         read_proof(path, "a" * 64, "b" * 64)
     assert refused(error.value, "make prove-tiny-en")
+
+
+# --- the real files (make test-full) ------------------------------------------------------------
+# Every kind of shipped file, damaged at random positions across the whole file: each damage is
+# refused, in one line naming the file and the make target, by the reader the runtime (or the
+# build) uses. REAL_DAMAGES per file, seeded by the file's name.
+
+REAL_DAMAGES = 30
+
+
+def real_damages(name: str, count: int) -> list[dict]:
+    import random
+
+    rng = random.Random(name)
+    return [{"kind": rng.choice(["flip", "flip", "truncate", "append"]),
+             "position": rng.random(), "bit": rng.randrange(8), "extra": rng.randrange(1, 9)}
+            for _ in range(count)]
+
+
+def _copies(tmp_path, relatives: list[str]) -> list:
+    from conftest import full_artifact
+
+    copies = []
+    for relative in relatives:
+        copy = tmp_path / relative
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(full_artifact(relative), copy)
+        copies.append(copy)
+    return copies
+
+
+def _wordle_lists(tmp_path) -> tuple[str, str]:
+    descriptor = json.loads((tmp_path / "guessing" / "wordle-en.game.json").read_text())
+    return descriptor["answers"]["sha256"], descriptor["guesses"]["sha256"]
+
+
+def _read_rules(path):
+    from lookup.crossword.rules import load_rules
+
+    load_rules.cache_clear()  # cached by path: read the damaged bytes
+    return load_rules(path)
+
+
+def _read_leaves(path):
+    from crossword_support import rules
+    from lookup.crossword.leaves import read_leaves
+
+    return read_leaves(path, rules("scrabble-en"))
+
+
+def _read_manifest(path):
+    """`wordpack info` on the manifest; its error line (exit 1) raised as a CorruptArtifact."""
+    import contextlib
+    import io
+
+    from lookup.cli import main
+
+    stderr = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stderr(stderr), \
+            contextlib.redirect_stdout(io.StringIO()):
+        patch.setenv("WORDPACK_ARTIFACTS", str(path.parent))
+        try:
+            main(["info"])
+        except SystemExit as stop:
+            if stop.code:
+                assert stop.code == 1 and stderr.getvalue().startswith("error: ")
+                raise CorruptArtifact(stderr.getvalue().removeprefix("error: ").rstrip("\n")
+                                      ) from None
+
+
+def _read_lexicon(graph):
+    import importlib
+
+    importlib.import_module("lookup.lexicon")._load.cache_clear()  # cached by path
+    lexicon = lookup.lexicon(str(graph))
+    return lexicon.word(0), "cat" in lexicon  # the index is mapped on the first query
+
+
+def _read_tree(path):
+    tree_module.load_tree.cache_clear()  # cached by path: read the damaged bytes
+    return tree_module.load_tree(path, *_wordle_lists(path.parents[1]))
+
+
+def _read_equations(path):
+    from lookup.guessing.equations import read_equation_list
+
+    return read_equation_list(path, "equations")
+
+
+def _read_proof(path):
+    from pipeline.proof_table import read_proof
+
+    return read_proof(path, *_wordle_lists(path.parents[1]))
+
+
+def _read_openers(path):
+    from pipeline.sealed_parquet import read_sealed_parquet
+
+    return read_sealed_parquet(path, "wordle-en")
+
+
+def _read_feedback(path):
+    feedback_module.load_feedback.cache_clear()
+    return feedback_module.load_feedback(path.with_name("wordle-en.feedback.npy"))
+
+
+# (file to damage, the files it is read with, its reader, the make target named)
+REAL_KINDS = {
+    "word graph": ("lexicons/enable.dawg", ["lexicons/enable.dawg.idx"], _read_lexicon,
+                   "make lexicons"),
+    "word graph index": ("lexicons/enable.dawg.idx", ["lexicons/enable.dawg"],
+                         lambda path: _read_lexicon(path.with_suffix("")), "make lexicons"),
+    "guess tree": ("guessing/wordle-en.tree.msgpack", ["guessing/wordle-en.game.json"],
+                   _read_tree, "make "),
+    "guess-game descriptor": ("guessing/wordle-en.game.json", [],
+                              lambda path: guessing_module.load_descriptor(path), "make "),
+    "games index": ("guessing/games.json", [],
+                    lambda path: guessing_module.games_index(path.parent), "make guessing"),
+    "feedback header": ("guessing/wordle-en.feedback.json",
+                        ["guessing/wordle-en.feedback.npy", "guessing/wordle-en.answers.txt",
+                         "guessing/wordle-en.guesses.txt"], _read_feedback, "make "),
+    "crossword rules": ("crossword/scrabble-en.json", [], _read_rules, "make crossword"),
+    "leave table": ("leaves/scrabble-en.leaves", [], _read_leaves, "make leaves"),
+    "equation list": ("sources/nerdle-mini-answers.txt", [], _read_equations, "make equations"),
+    "opener proof": ("guessing/wordle-en.proof.parquet", ["guessing/wordle-en.game.json"],
+                     _read_proof, "make prove-wordle-en"),
+    "opener table": ("guessing/wordle-en.openers.parquet", [], _read_openers, "make wordle-en"),
+    "manifest": ("manifest.json", [], _read_manifest, "make artifacts"),
+}
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("kind", REAL_KINDS)
+def test_every_kind_of_real_file_refuses_damage(kind, tmp_path):
+    relative, companions, read, make_target = REAL_KINDS[kind]
+    path, *_ = _copies(tmp_path, [relative, *companions])
+    good = path.read_bytes()
+    read(path)  # the good file reads, so each refusal below is the damage's doing
+    for damage in real_damages(relative, REAL_DAMAGES):
+        path.write_bytes(damage_bytes(good, damage))
+        with pytest.raises((CorruptArtifact, UnsupportedFormat)) as error:
+            read(path)
+        assert refused(error.value, make_target), (damage, str(error.value))
+
+
+@pytest.mark.full
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_js_readers_refuse_damage_to_the_real_files(tmp_path):
+    import gzip
+
+    from pipeline.build_web_leaves import pack_leaves
+
+    copies = _copies(tmp_path, ["lexicons/enable.dawg", "guessing/wordle-en.tree.msgpack",
+                                "guessing/wordle-en.hard.tree.msgpack",
+                                "guessing/wordle-en.game.json", "crossword/scrabble-en.json",
+                                "leaves/scrabble-en.leaves"])
+    dawg, tree, hard_tree, descriptor, rules, leaves = copies
+    pack = tmp_path / "scrabble-en.leaves.pack"
+    pack.write_bytes(gzip.decompress(pack_leaves(leaves)))
+    files = [("dawg", dawg, None), ("tree", tree, descriptor), ("tree", hard_tree, descriptor),
+             ("descriptor", descriptor, None), ("rules", rules, None), ("leaves", pack, rules)]
+    cases = [{"reader": reader, "file": str(path), "extra": str(extra or ""), "damage": damage}
+             for seed, (reader, path, extra) in enumerate(files)
+             for damage in js_damages(path.read_bytes(), REAL_DAMAGES, seed)]
+    results = node_cases(cases, tmp_path)
+    assert [case for case, result in zip(cases, results) if not result["refused"]] == []
+    assert all(r["name"] == "BadArtifact" and r["message"].startswith(case["file"] + ": ")
+               and "\n" not in r["message"] for r, case in zip(results, cases))
