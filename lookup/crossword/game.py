@@ -246,6 +246,8 @@ class CrosswordGame:
         Under placement = "multi" (Erudit), `top` ranks multi-word turns (kind "turn") with
         the plays, found by the full search of best_turn (ties: fewer parts first); without
         `top` the list holds the single-line plays, as every turn would be too many to list.
+        By equity the list holds the single-line plays, as the browser's finder lists them
+        (search_turns ranks turns by equity).
         By equity (score + the value of the tiles kept, lookup/crossword/equity.py), every move gets
         `leave` and `equity` and the moves are sorted by equity, ties in that same order.
 
@@ -279,16 +281,6 @@ class CrosswordGame:
         codes = self.rack_codes(rack, board)
         if by == "equity":
             pool, bag = self._pool_and_bag(board, codes, unseen, bag)
-            if r.placement == "multi" and top is not None:
-                # Turns by equity from the turn search; exchanges and the pass after them
-                # among equal equities, as moves() orders them.
-                turns = self.search_turns(board, rack, top, played_words, seconds, by=by,
-                                          bag=bag, unseen=unseen).moves
-                others = [m for m in self.moves(board, rack, top=None, bag=bag,
-                                                played_words=played_words)
-                          if m.kind in ("exchange", "pass")]
-                others = rank_by_equity(self, self.leaves(), others, codes, pool, bag)
-                return sorted(turns + others, key=lambda move: -move.equity)[:top]
             found = self.moves(board, rack, bag=bag, played_words=played_words)
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
