@@ -783,7 +783,7 @@ def covering_step(cw, compiled: bool) -> Callable:
     engine = move_engine(cw, compiled=True)
     search = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
         "covering_search"]
-    params, *constants = engine._constants  # the engine's game constants (engine.py)
+    params, *constants = engine.kernel_constants
     base = np.concatenate((params, np.zeros(2 * n * n, dtype=np.int64)))
     width = engine.width
     no_keys = np.zeros(0, dtype=np.int64)
