@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 import lookup
 from conftest import FIXTURES, REPO, SMALL_WORDLE
 from lookup.crossword.game import crossword_game, crossword_games
-from service.app import MAX_BODY_BYTES, create_app
+from service.app import MAX_BODY_BYTES, MAX_ENGINE_QUEUE, create_app
 from service.openapi import openapi_document
 
 # The fixture games, plus the README tests' wordle-en of the fixture ENABLE list's 5-letter
@@ -420,6 +420,32 @@ def test_a_query_over_its_budget_is_a_503_and_the_next_one_is_answered(built, ru
     roomy = create_app(budget=60, warm=False)
     assert get(roomy, "/api/lexicons/enable/unscramble?letters=" + "?" * 12) == {
         "words": lookup.lexicon("enable").unscramble("?" * 12)}
+
+
+def test_the_engine_process_refuses_past_its_queue_and_comes_back_after_dying(built, runtime):
+    app = create_app(warm=False)
+    engine = next(route.endpoint.__self__ for route in app.routes
+                  if getattr(route, "path", "") == "/api/crossword/{name}/moves").engine
+    body = {"board": CAT, "rack": "s?", "top": 3}
+    cw = lookup.crossword_game("scrabble-en")
+    expected = [move.notation() for move in cw.moves(cw.parse_board(CAT), "s?", top=3)]
+    assert [m["text"] for m in post(app, "/api/crossword/scrabble-en/moves", body)["moves"]] \
+        == expected
+    engine.waiting = MAX_ENGINE_QUEUE  # as many searches as may wait are waiting
+    response = call(app, "POST", "/api/crossword/scrabble-en/moves", body)
+    assert response.status_code == 503
+    assert error_of(response) == (f"the move engine has {MAX_ENGINE_QUEUE} searches waiting: "
+                                  "ask again in a moment")
+    engine.waiting = 0
+    for process in list(engine._pool._processes.values()):
+        process.kill()
+        process.join()
+    response = call(app, "POST", "/api/crossword/scrabble-en/moves", body)
+    assert response.status_code == 503
+    assert error_of(response) == "the move engine stopped and is restarting: ask again"
+    assert [m["text"] for m in post(app, "/api/crossword/scrabble-en/moves", body)["moves"]] \
+        == expected
+    engine.stop()
 
 
 # The fuzz: any method, path, query string and body; names good and bad.
