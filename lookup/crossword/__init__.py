@@ -8,8 +8,10 @@ lookup/formats.py, lookup/gaddag.py, ...):
 - rules.py (the rules file), move.py, scoring.py, cross_check.py, render.py;
 - movegen.py (the readable move generator), engine_kernel.py (the compiled one's source),
   engine_numba.py, engine.py (the move engine), lexicon.py (the game's GADDAG and code maps);
-- placement.py and turn.py (one placement's or one turn's checks and score), turn_search.py
-  (Erudit's multi-word turns), leaves.py and equity.py (what kept tiles are worth);
-- endgame.py and simulate.py (look-ahead on one position);
+- placement.py and turn.py (one placement's or one turn's checks and score), turn_kernel.py
+  (the engine's search restricted to plays that cover given squares), turn_search.py (Erudit's
+  multi-word turns: ClusterSearch), leaves.py and equity.py (what kept tiles are worth);
+- endgame_kernel.py and sim_kernel.py (the look-ahead's compiled loops), endgame.py and
+  simulate.py (look-ahead on one position);
 - game.py, the facade.
 """
