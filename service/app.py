@@ -141,6 +141,21 @@ def whole_number(values: dict, key: str, default, low: int, high: int):
     return value
 
 
+def seconds_field(values: dict, key: str, high: float) -> float | None:
+    """values[key] as a number of seconds above 0 and at most `high` (None when absent).
+
+    Raises:
+        ApiError: 400 for anything else.
+    """
+    value = values.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= high:
+        raise ApiError(400, f"{key} must be a number of seconds above 0 and at most {high:g} "
+                            f"(the server's budget), not {json.dumps(value)[:40]}")
+    return float(value)
+
+
 def flag(values: dict, key: str) -> bool:
     """values[key] as a boolean (true/false, 1/0, yes/no; false when absent)."""
     text = values.get(key, "false").strip().lower()
@@ -479,12 +494,16 @@ class Api:
         return JSONResponse({"moves": found})
 
     async def best_turn(self, request: Request):
-        """POST /api/crossword/{name}/best_turn {board, rack, method} -> {"move"}."""
-        game, _board, body = await self._position(request, ("rack", "method"))
+        """POST /api/crossword/{name}/best_turn {board, rack, method, seconds} -> {"move",
+        "proven"}.
+        """
+        game, _board, body = await self._position(request, ("rack", "method", "seconds"))
         rack = text_field(body, "rack", '"rack": "abfloos"')
-        options = {"method": choice_field(body, "method", ("greedy", "full"))}
-        move = await self.engine.search(game.rules.id, "best_turn", body["board"], rack, options)
-        return JSONResponse({"move": move})
+        options = {"method": choice_field(body, "method", ("greedy", "full")),
+                   "seconds": seconds_field(body, "seconds", self.budget)}
+        answer = await self.engine.search(game.rules.id, "best_turn", body["board"], rack,
+                                          options)
+        return JSONResponse(answer)
 
     async def score(self, request: Request):
         """POST /api/crossword/{name}/score {board, placed} -> {"score": N}."""
@@ -583,8 +602,13 @@ def _engine_search(budget: float, name: str, method: str, board: str, rack: str,
         position = game.parse_board(board)
         if method == "moves":
             return [move_json(move) for move in game.moves(position, rack, **options)]
-        move = game.best_turn(position, rack, **options)
-        return None if move is None else move_json(move)
+        if options["method"] == "full" and game.rules.placement == "multi":
+            turns = game.search_turns(position, rack, 1, seconds=options["seconds"])
+            move, proven = (turns.moves or [None])[0], turns.proven
+        else:  # greedy proves nothing; a one-line game's best play is its best move
+            move = game.best_turn(position, rack, method=options["method"])
+            proven = None if options["method"] == "greedy" else True
+        return {"move": None if move is None else move_json(move), "proven": proven}
 
     try:
         return ("ok", compute(budget, search))

@@ -162,10 +162,16 @@ def openapi_document() -> dict:
             "The best turn (Erudit: several words in one turn)",
             {"type": "object", "required": ["board", "rack"], "properties": {
                 "board": _BOARD, "rack": _RACK,
-                "method": {"enum": ["greedy", "full"], "default": "greedy"}}},
-            _object(move={"oneOf": [{"$ref": "#/components/schemas/Move"}, {"type": "null"}]}),
-            "CrosswordGame.best_turn; null when no tile can be placed. The full search is "
-            "under the time budget (503 past it)."),
+                "method": {"enum": ["greedy", "full"], "default": "greedy"},
+                "seconds": {"type": "number", "exclusiveMinimum": 0, "description": "the full "
+                            "search's own budget, at most the server's: past it, the best turn "
+                            "found so far, with proven false"}}},
+            _object(move={"oneOf": [{"$ref": "#/components/schemas/Move"}, {"type": "null"}]},
+                    proven={"type": ["boolean", "null"], "description": "the full search "
+                            "finished: the turn is the best; null for greedy"}),
+            "CrosswordGame.best_turn (with seconds: search_turns); null when no tile can be "
+            "placed. Without seconds, the full search is under the server's time budget (503 "
+            "past it)."),
         "/api/crossword/{name}/score": _post(
             "The score of a placement by the game's rules",
             {"type": "object", "required": ["board", "placed"],

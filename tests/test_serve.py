@@ -282,7 +282,13 @@ def test_erudit_turns_score_validate_and_leave_equal_the_python_api(app, runtime
             move = erudit.best_turn(board, position["rack"], method=method)
             answer = post(roomy, "/api/crossword/erudit-ru/best_turn",
                           {"board": position["board"], "rack": position["rack"],
-                           "method": method})["move"]
+                           "method": method})
+            assert answer["proven"] is (None if method == "greedy" else True)
+            if method == "full":  # a budget the search stays within: the same, proven turn
+                assert post(roomy, "/api/crossword/erudit-ru/best_turn",
+                            {"board": position["board"], "rack": position["rack"],
+                             "method": method, "seconds": 30}) == answer
+            answer = answer["move"]
             assert answer == (None if move is None else json.loads(json.dumps(
                 {"text": move.notation(), **move.to_dict(), "leave": None, "equity": None,
                  "parts": [{"text": p.notation(), **p.to_dict(), "leave": None, "equity": None}
@@ -376,6 +382,16 @@ BAD_REQUESTS = [
     ("POST", "/api/crossword/scrabble-en/best_turn", {"board": EMPTY, "rack": "a",
                                                       "method": "psychic"}, 400,
      "field 'method' must be one of greedy, full"),
+    ("POST", "/api/crossword/erudit-ru/best_turn", {"board": EMPTY, "rack": "аб",
+                                                    "method": "full", "seconds": 0}, 400,
+     "seconds must be a number of seconds above 0 and at most 1 (the server's budget), not 0"),
+    ("POST", "/api/crossword/erudit-ru/best_turn", {"board": EMPTY, "rack": "аб",
+                                                    "method": "full", "seconds": "1"}, 400,
+     "seconds must be a number of seconds above 0 and at most 1 (the server's budget), not "
+     '"1"'),
+    ("POST", "/api/crossword/erudit-ru/best_turn", {"board": EMPTY, "rack": "аб",
+                                                    "method": "full", "seconds": 2.5}, 400,
+     "seconds must be a number of seconds above 0 and at most 1 (the server's budget), not 2.5"),
     ("GET", "/api/crossword/scrabble-en/leave?tiles=12", None, 400,
      "leave tile '1' is not a letter of scrabble-en"),
     ("GET", "/api/crossword/scrabble-en/moves", None, 405,
