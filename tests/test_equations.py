@@ -483,5 +483,7 @@ def test_built_lists(game, kind):
     length = NERDLE_GAMES[game]
     path = REPO / "artifacts" / "sources" / f"{game}-{kind}.txt"
     header, equations = read_equation_list(path, f"artifacts/sources/{game}-{kind}.txt")
-    assert header == {"rules": 1, "length": length, "kind": kind, "count": COUNTS[length, kind]}
+    seal = header.pop("file_sha256")  # read_equation_list checked it against the bytes
+    assert len(seal) == 64
+    assert header == {"rules": 2, "length": length, "kind": kind, "count": COUNTS[length, kind]}
     assert equations == generated(length, kind)
