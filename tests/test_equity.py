@@ -231,6 +231,6 @@ def test_the_sim_bot_plays_with_a_budget_counted_in_work(cli_artifacts, monkeypa
     bot = make_player("sim", crossword_game("scrabble-en"))
     assert (bot.candidates, bot.plies, bot.iterations, bot.seconds, bot.to_end_unseen,
             bot.endgame_plies, bot.endgame_nodes, bot.endgame_seconds) == \
-        (10, 2, 30, None, 14, 6, 5000, None)
+        (10, 2, 60, None, 14, 6, 20000, None)
     assert SIM_BUDGET["iterations"] == bot.iterations
     crossword_game.cache_clear()
