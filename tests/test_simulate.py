@@ -81,6 +81,21 @@ class _ThenEquity:
         return move or self.equity(position)
 
 
+def shuffled_position(cw, number: int, shuffle: int) -> tuple:
+    """Self-play position `number` of scrabble-en: its board, its rack, and the tiles unseen
+    from it in the order of seed `shuffle` (the racks and bag a test deals from).
+    """
+    import random
+
+    positions = selfplay_positions("scrabble-en")
+    position = positions[number % len(positions)]
+    board = cw.parse_board(position["board"])
+    rack = position["rack"]
+    tiles = list(cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(rack))))
+    random.Random(shuffle).shuffle(tiles)
+    return board, rack, tiles
+
+
 @settings(max_examples=40, deadline=None, derandomize=True)
 @given(number=st.integers(20, 60), shuffle=st.integers(0, 10**6), bag=st.integers(0, 6),
        pick=st.integers(0, 2))
@@ -89,16 +104,9 @@ def test_a_line_to_the_end_is_the_equity_bots_game(number, shuffle, bag, pick):
     # as the equity bot, from the same racks and bag order, to its end. With fewer than
     # exchange_min_bag tiles in the bag the bot cannot exchange, and the line simulates the
     # same turns: the spreads must be equal.
-    import random
-
     cw = with_table("scrabble-en", quarter_table("scrabble-en"))
     engine = MoveEngine(cw, compiled=False)
-    positions = selfplay_positions("scrabble-en")
-    position = positions[number % len(positions)]
-    board = cw.parse_board(position["board"])
-    rack = position["rack"]
-    tiles = list(cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(rack))))
-    random.Random(shuffle).shuffle(tiles)
+    board, rack, tiles = shuffled_position(cw, number, shuffle)
     rack_size = cw.rules.rack_size
     if len(tiles) < rack_size + bag:
         return
@@ -170,17 +178,10 @@ def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies
     # The kernel (lookup/crossword/sim_kernel.py, on CPython or compiled) against simulate's
     # Python lines on the same seeded dealings: equal rows, to the last bit of every mean,
     # with the leave table or none, bags from empty to twelve tiles, lines cut or to the end.
-    import random
-
     cw = with_table("scrabble-en", quarter_table("scrabble-en")) if table else \
         fixture_game("scrabble-en")
     engine = MoveEngine(cw, compiled=compiled)
-    positions = selfplay_positions("scrabble-en")
-    position = positions[number % len(positions)]
-    board = cw.parse_board(position["board"])
-    rack = position["rack"]
-    tiles = list(cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(rack))))
-    random.Random(shuffle).shuffle(tiles)
+    board, rack, tiles = shuffled_position(cw, number, shuffle)
     unseen = "".join(tiles[:cw.rules.rack_size + bag])
     options = {"unseen": unseen, "candidates": 4, "plies": plies, "iterations": 4,
                "seed": shuffle}
