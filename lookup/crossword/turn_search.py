@@ -315,7 +315,14 @@ class ClusterSearch:
     it is the join of the smaller cluster, then that part as an extension (`_Cluster.joins`).
     Then the best turns are the best packings of separate clusters (`_packings`: depth first,
     each cluster's score bounded by the best cluster of each sub-multiset of the rack, summed
-    over a partition of the tiles left); joins run until none adds a cluster.
+    over a partition of the tiles left); joins run until none adds a cluster, each round
+    grouping only groups with a cluster the round before added.
+
+    A cluster or a group that leaves one rack tile is not extended or joined by it when even
+    the best one tile could add (`_gain_bound`: its runs across and down at the best value,
+    validity aside) leaves the turn, which then uses the whole rack, below the top-th best
+    value packed so far (`threshold`; ties kept): so those clusters wait until a packing has
+    set it (`_last_tiles`). Every turn those skip scores below `top` turns already found.
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
@@ -356,6 +363,14 @@ class ClusterSearch:
         self.seen: dict = {}
         self.proven = True
         self.expanded = 0
+        # The top-th best value of the packings found so far (-inf before there are `top`):
+        # a cluster or join that cannot reach it is not made (_gain_bound).
+        self.threshold = float("-inf")
+        # Clusters with one rack tile left, expanded once a threshold is known (_last_tiles);
+        # the index in `seen` from which the last round of joins has not grouped clusters.
+        self.deferred: list = []
+        self.grouped = 0
+        self.bingo = search.bingo if sum(rack) == search.rack_size else 0
 
     def kept(self, m: int) -> list[int]:
         """The tiles of sub-multiset `m` as lexicon codes (0 a blank)."""
@@ -390,7 +405,13 @@ class ClusterSearch:
         covering their zone, `joins`; see _joins), else None (its whole zone).
         """
         key = frozenset(tiles)
-        if key in self.seen:
+        known = self.seen.get(key)
+        if known is not None:
+            # A cluster that uses the whole rack may be found again from a parent whose
+            # expansion was deferred (_last_tiles): keep its fewest parts, as breadth first
+            # order would have (it has no extensions, so nothing else depends on them).
+            if not any(counts) and len(plays) < len(known.plays):
+                known.plays = plays
             return None
         s = self.search
         k = _Cluster()
@@ -468,6 +489,9 @@ class ClusterSearch:
             for k in level:
                 if not any(k.counts):
                     continue
+                if sum(k.counts) == 1:
+                    self.deferred.append(k)
+                    continue
                 if self._late():
                     return
                 self.expanded += 1
@@ -477,6 +501,77 @@ class ClusterSearch:
                 plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
                 following += self._laid(k.tiles, plays, [k.zone], k.counts, k.plays, True)
             level = following
+
+    def _last_tiles(self) -> None:
+        """Expand the deferred clusters (one rack tile left) whose one-tile extensions can
+        reach the threshold: such an extension uses the whole rack, so it is the whole turn.
+        """
+        s = self.search
+        deferred, self.deferred = self.deferred, []
+        for k in deferred:
+            if self._late():
+                return
+            cells = list(s.cells)
+            for square, code in k.tiles:
+                cells[square] = code
+            if (k.score + self._gain_bound(cells, k.occupied, k.zone_squares, k.counts)
+                    + self.bingo + self.leave[0] < self.threshold):
+                continue
+            self.expanded += 1
+            plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
+            self._laid(k.tiles, plays, [k.zone], k.counts, k.plays, True)
+
+    def _gain_bound(self, cells: list, occupied: int, squares, counts: tuple) -> int:
+        """The most one more tile on one of `squares` can add to the score of the new tiles
+        `occupied` (a bitmask; on `cells`): the runs across and down through it, each with
+        the premiums of its new squares and the tile at the best value among `counts` (a
+        blank 0), less the words of the new tiles those runs swallow. Every such extension
+        scores at most its tiles' score plus this, whatever letter it is and whether its
+        words are words.
+        """
+        s = self.search
+        n = self.size
+        values = s.values
+        letter_mult = s.letter_mult
+        word_mult = s.word_mult
+        best_value = max((s.values[code] for code in range(1, len(counts)) if counts[code]),
+                         default=0)
+        best = 0
+        for q in squares:
+            row, col = divmod(q, n)
+            gain = 0
+            for step, low, high in ((1, row * n, row * n + n - 1),
+                                    (n, col, col + (n - 1) * n)):
+                first = q
+                while first - step >= low and cells[first - step]:
+                    first -= step
+                last = q
+                while last + step <= high and cells[last + step]:
+                    last += step
+                if first == last:
+                    continue
+                # The run with the tile, and the parts on either side that were words of
+                # the new tiles (two tiles or more, one of them new).
+                word = best_value * letter_mult[q]
+                multiplier = word_mult[q]
+                for part_first, part_last in ((first, q - step), (q + step, last)):
+                    part = 0
+                    part_multiplier = 1
+                    fresh = False
+                    for index in range(part_first, part_last + 1, step):
+                        if occupied >> index & 1:
+                            part += values[cells[index]] * letter_mult[index]
+                            part_multiplier *= word_mult[index]
+                            fresh = True
+                        else:
+                            part += values[cells[index]]
+                    word += part
+                    multiplier *= part_multiplier
+                    if fresh and part_last > part_first:
+                        gain -= part * part_multiplier
+                gain += word * multiplier
+            best = max(best, gain)
+        return best
 
     def _single_plays(self) -> list:
         s = self.search
@@ -534,6 +629,10 @@ class ClusterSearch:
         self._by_used = by_used
         self._reach = reach
         self._fits = {}
+        # Groups of clusters grouped in an earlier round were tried then: a group now needs
+        # a member from `fresh` on.
+        self._fresh = self.grouped
+        self.grouped = len(clusters)
         before = len(self.seen)
         for a, k1 in enumerate(clusters):
             left = self.tile_count[self.full - k1.used]
@@ -588,6 +687,10 @@ class ClusterSearch:
             candidates |= bits
         last = group[-1]
         candidates = (candidates & fits & ~blocked) >> (last + 1)
+        # Later members come from these candidates (the lines only narrow): a group of
+        # clusters all grouped before, and no fresh one among them, was tried in full.
+        if last < self._fresh and not candidates >> (self._fresh - last - 1):
+            return True
         b = last
         while candidates:
             low = candidates & -candidates
@@ -600,10 +703,12 @@ class ClusterSearch:
             common = [line for line, bits in lines.items() if bits & bit]
             members = group + (b,)
             kb = self._clusters[b]
+            left = self.tile_count[self.full - used - kb.used]
             if members not in self.tried:
                 self.tried.add(members)
-                self._join([self._clusters[m] for m in members], common)
-            left = self.tile_count[self.full - used - kb.used]
+                chosen = [self._clusters[m] for m in members]
+                if left > 1 or self._one_tile_join_reaches(chosen):
+                    self._join(chosen, common)
             if left < 2:
                 continue
             near = self._near_lines(kb, left - 1)
@@ -613,6 +718,29 @@ class ClusterSearch:
                                            blocked | self._blocking(kb)):
                 return False
         return True
+
+    def _one_tile_join_reaches(self, group: list) -> bool:
+        """Whether a join of `group` by its one tile left (on a square every member's
+        `joins` holds) can reach the threshold: the turn is then the joined cluster alone.
+        """
+        common = -1
+        occupied = 0
+        score = 0
+        for k in group:
+            common &= k.joins
+            occupied |= k.occupied
+            score += k.score
+        if not common:
+            return False
+        s = self.search
+        cells = list(s.cells)
+        counts = s.rack
+        for k in group:
+            for square, code in k.tiles:
+                cells[square] = code
+            counts = s._left(counts, k.tiles)
+        return (score + self._gain_bound(cells, occupied, self._squares(common), counts)
+                + self.bingo + self.leave[0] >= self.threshold)
 
     def _join(self, group: list, lines: list) -> None:
         """Add the clusters of parts along `lines` that cover a zone square of every cluster
@@ -705,6 +833,7 @@ class ClusterSearch:
                     chosen.pop()
 
         pack(self.full, 0, 0, 0, 0, 0, frozenset(), [])
+        self.threshold = threshold[0]
         return [packing for packing in found if packing[0] >= threshold[0]]
 
     def best(self, top: int) -> list:
@@ -717,6 +846,9 @@ class ClusterSearch:
         self._extend(self._single_plays())
         while True:
             packed = self._packings(top)
+            if self.deferred and not self._late():
+                self._last_tiles()
+                continue
             if self._late() or not self._joins():
                 break
         s = self.search
