@@ -325,8 +325,9 @@ def moves(args) -> int:
     game.tables()  # load the lexicon before the clock starts
     started = time.perf_counter()
     proven = None
-    if args.seconds is not None and game.rules.placement == "multi" and args.by == "score":
-        answer = game.search_turns(position, args.rack, args.top, seconds=args.seconds)
+    if args.seconds is not None and game.rules.placement == "multi":
+        answer = game.search_turns(position, args.rack, args.top, seconds=args.seconds,
+                                   by=args.by, bag=args.bag, unseen=args.unseen)
         found, proven = answer.moves, answer.proven
     else:
         found = game.moves(position, args.rack, top=args.top, bag=args.bag, by=args.by,

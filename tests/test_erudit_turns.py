@@ -496,3 +496,57 @@ def test_turns_by_equity_equal_a_plain_reference():
             assert all(m.equity == round(m.score + m.leave, 4) for m in answer.moves)
             compared += 1
     assert compared == 2 * EQUITY_CASES
+
+
+def test_moves_by_equity_rank_turns_with_the_exchanges_and_the_pass():
+    """moves(top=N, by="equity") under "multi": the turns of the plain search, the exchanges
+    and the pass, each worth its score plus the tiles kept (by the model while the bag holds
+    tiles, by equity.py's end-of-game terms when it is empty), best first; turns first among
+    equal equities, then exchanges in text order, then the pass."""
+    import copy
+    import itertools
+
+    from lookup.crossword.equity import TileModel, end_of_bag_values
+    from lookup.crossword.tiles import key_of_codes
+
+    cw = copy.copy(fixture_game(GAME))
+    model = TileModel([7.0] + [(code % 7) - 3.5 for code in range(1, len(cw.alphabet) + 1)])
+    cw._leaves = model
+    worth = cw.rules.tiles.values
+    compared = exchanges_ranked = 0
+    for number, position in enumerate(selfplay_positions(GAME)[:12]):
+        board = cw.parse_board(position["board"])
+        rack = position["rack"][:4]
+        codes = cw.rack_codes(rack, board)
+        for bag, unseen in ((None, None), (0, "оо")):
+            try:
+                got = cw.moves(board, rack, top=8, by="equity", bag=bag, unseen=unseen)
+            except BadInput:
+                continue  # the unseen tiles are on the board already
+            in_bag = bag is None
+
+            def kept_value(kept, in_bag=in_bag, unseen=unseen):
+                if in_bag:
+                    return float(model.lookup([key_of_codes(kept)])[0])
+                return end_of_bag_values([kept], worth,
+                                         sum(worth[cw.tiles.code(ch)] for ch in unseen))[0]
+
+            rows = [("turn", equity, score, placed) for equity, score, placed in
+                    reference_turns_by_equity(cw, board, rack, model, in_bag, unseen or "")]
+            if in_bag:
+                letters = cw.rules.tiles.text(codes)
+                for text in sorted({"".join(c) for k in range(1, len(letters) + 1)
+                                    for c in itertools.combinations(letters, k)}):
+                    kept = list(codes)
+                    for code in cw.rules.tiles.codes(text):
+                        kept.remove(code)
+                    rows.append(("exchange", round(kept_value(kept), 4), 0, text))
+            rows.append(("pass", round(kept_value(list(codes)), 4), 0, None))
+            rows.sort(key=lambda row: -row[1])
+            assert [(m.kind if m.kind in ("exchange", "pass") else "turn", m.equity, m.score,
+                     frozenset(m.placed) if m.kind in ("play", "turn")
+                     else m.exchanged if m.kind == "exchange" else None)
+                    for m in got] == rows[:8], f"position {number} bag {bag}"
+            exchanges_ranked += sum(1 for m in got if m.kind == "exchange")
+            compared += 1
+    assert compared == 24 and exchanges_ranked > 0

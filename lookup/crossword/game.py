@@ -244,10 +244,9 @@ class CrosswordGame:
         Plays come first among equal scores, then exchanges, then the pass; ties among plays
         are ordered by direction, row, column and tiles, so the order is deterministic.
         Under placement = "multi" (Erudit), `top` ranks multi-word turns (kind "turn") with
-        the plays, found by the full search of best_turn (ties: fewer parts first); without
-        `top` the list holds the single-line plays, as every turn would be too many to list.
-        By equity the list holds the single-line plays, as the browser's finder lists them
-        (search_turns ranks turns by equity).
+        the plays, found by the full search of best_turn (ties: fewer parts first), by score
+        or by equity (search_turns); without `top` the list holds the single-line plays, as
+        every turn would be too many to list (the browser's finder lists those).
         By equity (score + the value of the tiles kept, lookup/crossword/equity.py), every move gets
         `leave` and `equity` and the moves are sorted by equity, ties in that same order.
 
@@ -281,6 +280,14 @@ class CrosswordGame:
         codes = self.rack_codes(rack, board)
         if by == "equity":
             pool, bag = self._pool_and_bag(board, codes, unseen, bag)
+            if r.placement == "multi" and top is not None:
+                # The best turns by equity (search_turns), then the exchanges and the pass
+                # ranked with them; turns first among equal equities, as plays are.
+                turns = self.search_turns(board, rack, top, played_words, seconds, by="equity",
+                                          bag=bag, unseen=unseen).moves
+                others = rank_by_equity(self, self.leaves(), self._exchanges_and_pass(codes, bag),
+                                        codes, pool, bag)
+                return sorted(turns + others, key=lambda move: -move.equity)[:top]
             found = self.moves(board, rack, bag=bag, played_words=played_words)
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
@@ -294,15 +301,24 @@ class CrosswordGame:
         if bag is None:
             on_board = sum(1 for code in board.cells if code)
             bag = max(0, r.total_tiles - on_board - len(codes) - r.rack_size)
+        # Plays are sorted best first and score >= 0; exchanges and the pass (score 0) follow
+        # them, which is their place in the order (plays first among equal scores).
+        moves += self._exchanges_and_pass(codes, bag)
+        return moves[:top] if top is not None else moves
+
+    def _exchanges_and_pass(self, codes: list[int], bag: int) -> list[Move]:
+        """Every exchange of the rack `codes` when the bag allows one (in text order), then
+        the pass.
+        """
+        r = self.rules
+        moves = []
         if bag >= r.exchange_min_bag and codes:
             tiles = r.tiles.text(codes)
             subsets = sorted({"".join(c) for k in range(1, len(tiles) + 1)
                               for c in itertools.combinations(tiles, k)})
             moves.extend(Move("exchange", exchanged=s) for s in subsets)
         moves.append(Move("pass"))
-        # Plays are sorted best first and score >= 0; exchanges and the pass (score 0) follow
-        # them, which is their place in the order (plays first among equal scores).
-        return moves[:top] if top is not None else moves
+        return moves
 
     def _pool_and_bag(self, board: Board, codes: list[int], unseen: str | None,
                       bag: int | None) -> tuple[list[int], int]:
