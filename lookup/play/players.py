@@ -5,6 +5,8 @@
 
 - greedy_player: the best-scoring play.
 - EquityPlayer: the move of the highest equity, score + leave (lookup/crossword/equity.py).
+- TurnEquityPlayer: under placement = "multi" (Erudit), a turn of several words built part by
+  part by equity.
 - SimPlayer: simulation while the bag has tiles (each line played to the end of the game once
   few tiles are unseen), the endgame solver once it is empty, the pre-endgame with one tile in
   the bag. The simulation ranks plays only (lookup/crossword/simulate.py does not simulate
@@ -15,11 +17,13 @@
 
 import numpy as np
 
+from lookup.crossword.board import BLANK
 from lookup.crossword.endgame import solve_endgame
 from lookup.crossword.equity import end_of_bag_values
 from lookup.crossword.move import Move
 from lookup.crossword.simulate import pre_endgame, simulate
 from lookup.crossword.tiles import codes_of_key, key_of_codes
+from lookup.crossword.turn import turn_score
 from lookup.errors import ArtifactMissing
 from lookup.play.game import Position
 
@@ -96,6 +100,109 @@ class EquityPlayer:
         if self.log is not None and position.bag:
             self.log.append((key_of_codes(rack), float(equity)))
         return move
+
+
+class TurnEquityPlayer:
+    """A player for games whose turn may lay several words (placement = "multi": Erudit):
+    it lays the turn part by part, each part the single-line play of the highest equity on
+    the board the parts before it leave (its score as laid + the leave of the tiles it
+    keeps; the bingo counted on the part that empties a full rack), as long as the part
+    raises the turn's equity (the turn's score, lookup/crossword/turn.py, + the leave of the
+    tiles kept: a part's score as laid may count a word of the turn that a later part
+    extends); then, like EquityPlayer, it exchanges instead when the best exchange is worth
+    more, and passes when nothing fits. Greedy, one engine search a part: the exact turn by
+    equity is CrosswordGame.search_turns(by="equity"). Game (lookup/play/game.py) lays
+    single-line plays only so far, so the bot is not among lookup/play/match.py's PLAYERS.
+
+    Args:
+        model: the leave model: `lookup(keys)` gives values (LeaveValues, TileModel).
+    """
+
+    def __init__(self, model):
+        self.model = model
+
+    def _leaves(self, position, rack: list):
+        """(game keys, lexicon keys, sizes, values) of every set `rack` can keep: EquityPlayer's
+        values (the model with tiles in the bag, the end-of-game terms without).
+        """
+        game = position.game
+        game_keys, lex_keys, sizes = game.engine.sub_leave_keys(rack)
+        if position.bag:
+            values = np.asarray(self.model.lookup(game_keys), dtype=np.float64)
+        else:
+            opponent = sum(game.rack_value(seat) for seat in range(len(game.racks))
+                           if seat != position.seat)
+            values = np.array(end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
+                                                game.rules.tiles.values, opponent))
+        return game_keys, lex_keys, sizes, values
+
+    def __call__(self, position) -> Move:
+        """The turn (or play, exchange, pass) for a Position (lookup/play/game.py)."""
+        game = position.game
+        engine = game.engine
+        rules = game.rules
+        size = rules.layout.size
+        to_lex = engine.to_lex
+        rack = list(game.racks[position.seat])
+        full = len(rack) == rules.rack_size
+        cells = position.cells.copy()
+        counts = position.rack_counts.copy()
+        board = start = position.board
+        first = self._leaves(position, rack)
+        leaves = first
+        parts = []
+        placed = []
+        score = equity = None
+        while rack:
+            game_keys, lex_keys, sizes, values = leaves
+            playable = sizes < len(rack)
+            worth = values[playable].copy()
+            if parts and full:
+                worth[sizes[playable] == 0] += rules.bingo  # this part empties the rack
+            record, _part_equity = engine.search_cells(
+                cells, counts, best=True, leaves=engine.keyed_leave_table(lex_keys[playable],
+                                                                           worth))
+            if record is None:
+                break
+            part = engine.move(record, board)
+            kept = list(rack)
+            for tile in part.used_tiles():
+                kept.remove(tile)
+            after = self._leaves(position, kept)
+            with_part = turn_score(rules, start, placed + part.placed) if parts else part.score
+            with_equity = with_part + float(after[3][after[2] == len(kept)][0])
+            if parts and with_equity <= equity:
+                break
+            index = part.row * size + part.col
+            step = 1 if part.direction == "H" else size
+            for code in part.key()[4]:
+                if not cells[index]:
+                    tile = 0 if code & BLANK else code
+                    rack.remove(tile)
+                    counts[to_lex[tile]] -= 1
+                    cells[index] = to_lex[code & ~BLANK] | (code & BLANK)
+                index += step
+            board = board.with_tiles(part.placed)
+            parts.append(part)
+            placed += part.placed
+            score, equity, leaves = with_part, with_equity, after
+        move = None
+        if parts:
+            move = parts[0] if len(parts) == 1 else Move("turn", score=score,
+                                                           parts=tuple(parts))
+        if position.bag >= rules.exchange_min_bag:
+            game_keys, _lex_keys, sizes, values = first
+            playable = sizes < len(game.racks[position.seat])
+            kept_values = values[playable]
+            value = float(kept_values.max())
+            if move is None or value > equity:
+                kept = max(codes_of_key(int(k))
+                           for k in game_keys[playable][kept_values == kept_values.max()])
+                returned = list(game.racks[position.seat])
+                for code in kept:
+                    returned.remove(code)
+                move = Move("exchange", exchanged=game.tiles_text(returned))
+        return move if move is not None else Move("pass")
 
 
 class SimPlayer:
