@@ -305,10 +305,13 @@ class Api:
         self.crossword = {name: lookup.crossword_game(name) for name in crossword_games()}
 
     def warm_up(self) -> None:
-        """Run one query of each kind on every game: maps the artifacts, reads the trees and
-        leave tables, computes the opening figures that ranking guesses at the start reads
-        (about a second a game), and starts the engine process (which warms the move searches).
+        """Run one query of each kind on every game: maps the artifacts, indexes each lexicon's
+        words by length for `match` (Lexicon.prepare_match), reads the trees and leave tables,
+        computes the opening figures that ranking guesses at the start reads (about a second a
+        game), and starts the engine process (which warms the move searches).
         """
+        for lex in self.lexicons.values():
+            lex.prepare_match()
         for game in self.guessing.values():
             for hard in (False, True):
                 game.next_guess([], hard=hard)

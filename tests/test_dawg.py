@@ -200,6 +200,31 @@ def test_match_matches_oracle(small, pattern):
     assert lex.match(pattern) == oracle.match(words, pattern)
 
 
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory):
+    words = fixture_words()
+    lex = load(dawg_bytes(words, ABC), DAWG_MAGIC, tmp_path_factory.mktemp("prepared"))
+    lex.prepare_match()
+    return words, lex
+
+
+@settings(max_examples=150, deadline=None)
+@given(pattern=st.text(alphabet="aeinrstcz??*", min_size=1, max_size=9))
+def test_prepared_match_matches_oracle(prepared, pattern):
+    # Patterns with at most one '*' are answered from the length index, the others by the walk.
+    words, lex = prepared
+    assert lex.match(pattern) == oracle.match(words, pattern)
+
+
+def test_prepare_match_indexes_words_by_length(prepared):
+    words, lex = prepared
+    lengths = {length: len(rows) for length, rows in lex._rows_by_length.items()}
+    assert lengths == {n: sum(len(w) == n for w in words) for n in {len(w) for w in words}}
+    for pattern in ("???", "*", "c*", "*s", "?a*s", "c*t*"):
+        assert lex.match(pattern) == oracle.match(words, pattern)
+    assert lex.match("q" * 40) == lex.match("q*" + "?" * 40) == []  # no word that long
+
+
 def test_query_examples(small):
     _, lex = small
     assert lex.anagrams("retinas") == ["nastier", "retains", "retinas", "stainer"]

@@ -137,3 +137,26 @@ def _words(name):
     if name not in _WORDS:
         _WORDS[name] = read_word_list(full_artifact(f"lexicons/{name}.txt"))
     return _WORDS[name]
+
+
+
+@pytest.mark.parametrize("name, pattern, count, first", [
+    ("enable", "?????re", 148, ["acquire", "affaire"]),
+    ("opentaal", "?????f", 118, ["aangaf", "aanhef"]),
+    ("igerman98", "?????re", 421, ["abfahre", "abfedre"]),
+    ("opencorpora-nouns", "??????", 5863, ["абажур", "абазин"]),
+    ("opentaal", "ge*", 14848, ["gegevensbeschermingsvoorschriften",
+                                "geneesmiddelenvergoedingssysteem"]),
+    ("enable", "*ing", 12564, ["overintellectualizing", "contradistinguishing"]),
+    ("enable", "a?*?e", 1171, ["acetylcholinesterase", "anticholinesterase"]),
+])
+def test_prepared_match_equals_the_walk(name, pattern, count, first):
+    lex = lexicon(full_artifact(f"lexicons/{name}.dawg"))  # shared: its index is reset below
+    walked = lex.match(pattern)
+    lex.prepare_match()
+    try:
+        answer = lex.match(pattern)
+    finally:
+        lex._rows_by_length = None
+    assert answer == walked == oracle.match(_words(name), pattern)
+    assert (len(answer), answer[:2]) == (count, first)
