@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 import lookup
 from conftest import FIXTURES, REPO, SMALL_WORDLE
 from lookup.crossword.game import crossword_game, crossword_games
-from service.app import MAX_BODY_BYTES, MAX_ENGINE_QUEUE, create_app
+from service.app import ENGINE_NICENESS, MAX_BODY_BYTES, MAX_ENGINE_QUEUE, create_app
 from service.openapi import openapi_document
 
 # The fixture games, plus the README tests' wordle-en of the fixture ENABLE list's 5-letter
@@ -544,6 +544,11 @@ class RealServer:
         children = open(f"/proc/{pid}/task/{pid}/children").read().split()
         return [c for c in children if b"spawn_main" in open(f"/proc/{c}/cmdline", "rb").read()]
 
+    def engines(self) -> list[str]:
+        """Each worker's engine process (it starts before its worker accepts a connection)."""
+        return [c for w in self.workers() for c in open(f"/proc/{w}/task/{w}/children").read()
+                .split() if b"spawn_main" in open(f"/proc/{c}/cmdline", "rb").read()]
+
     def stop(self) -> int:
         self.process.send_signal(signal.SIGTERM)
         return self.process.wait(timeout=60)
@@ -592,6 +597,13 @@ def test_the_real_server_runs_two_workers_and_answers(server, runtime):
     assert error.value.code == 404
     assert json.loads(error.value.read()) == {
         "error": "unknown lexicon 'klingon': the built ones are enable, opencorpora-nouns"}
+    # Each worker starts its engine process while it warms up (a condition, not a time).
+    while len(engines := server.engines()) < 2:
+        time.sleep(0.05)
+    # /proc/<pid>/stat field 19 is the niceness: workers at the server's, engines lowered.
+    niceness = [int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[16])
+                for pid in server.workers() + engines]
+    assert niceness == [os.nice(0)] * 2 + [os.nice(0) + ENGINE_NICENESS] * 2
 
 
 def test_the_real_server_stops_gracefully_on_sigterm(built):
