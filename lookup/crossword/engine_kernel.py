@@ -12,9 +12,11 @@ the blank rule and the one-tile rule), written again for speed:
 - The position's setup (cross-checks, cross sums, anchors of both orientations) runs inside
   the kernel, so a compiled call does everything.
 - `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by
-  equity = score + leave value (BEST_PLAY): no list is built, and anchors are visited by
-  decreasing score bound so the search stops once the bound plus the largest leave value
-  cannot reach the best equity found.
+  equity = score + leave value (BEST_PLAY): no list is built, and a play whose score plus the
+  largest leave value cannot reach the best equity found is not scored further. Anchors are
+  visited in (direction, square) order in both modes: visiting them by decreasing score bound
+  (lookup/crossword/movegen.py anchor_bound) cost more than it saved, 4-16 % of a best-play
+  search on midgame racks and more on small ones (bench/results.md "lookahead").
 
 Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
 
@@ -308,73 +310,6 @@ def setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, 
     return tiles
 
 
-def _sort_descending(values, n):
-    """Sort values[0:n] in place, largest first (n is at most a board side)."""
-    for i in range(1, n):
-        v = values[i]
-        j = i - 1
-        while j >= 0 and values[j] < v:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = v
-
-
-def _anchor_bound(params, values, letter_mult, word_mult, ocells, cross, base, line_start,
-                  previous, a, rack_values, in_rack, lms, wms, crosses):
-    """An upper bound of the score of every play generated from anchor `a`.
-
-    Its new tiles lie on the empty squares after the previous anchor of the line (`previous`,
-    line_start - 1 if none) at most in_rack - 1 empty squares left of `a`, and at most
-    in_rack - 1 right of it; its main word adds the board's tiles touching them. Within that
-    window the bound is lookup/crossword/movegen.anchor_bound's: the main word's tiles with the
-    rack's values paired to the largest letter multipliers, times the largest word multipliers,
-    plus the largest cross words, plus the bingo for a full rack. Rack values are sorted
-    largest first, blanks as 0.
-    """
-    size = params[P_SIZE]
-    line_end = line_start + size - 1
-    first = a
-    empties = 0
-    while first - 1 > previous and (ocells[base + first - 1] or empties < in_rack - 1):
-        if not ocells[base + first - 1]:
-            empties += 1
-        first -= 1
-    last = a
-    empties = 0
-    while last < line_end and (ocells[base + last + 1] or empties < in_rack - 1):
-        if not ocells[base + last + 1]:
-            empties += 1
-        last += 1
-    best = rack_values[0]
-    existing = 0
-    free = 0
-    crossing = 0
-    for j in range(base + first, base + last + 1):
-        code = ocells[j]
-        if code:
-            existing += values[code]
-            continue
-        lms[free] = letter_mult[j]
-        wms[free] = word_mult[j]
-        free += 1
-        if cross[j] != NO_CROSS_WORD:
-            crosses[crossing] = (cross[j] + best * letter_mult[j]) * word_mult[j]
-            crossing += 1
-    _sort_descending(lms, free)
-    _sort_descending(wms, free)
-    _sort_descending(crosses, crossing)
-    main = existing
-    product = 1
-    for k in range(min(in_rack, free)):
-        main += rack_values[k] * lms[k]
-        product *= wms[k]
-    extra = 0
-    for k in range(min(in_rack, crossing)):
-        extra += crosses[k]
-    bonus = params[P_BINGO] if in_rack == params[P_RACK_SIZE] else 0
-    return main * product + extra + bonus
-
-
 def _precedes(out, direction, line, start, length, bits, ocells, word, first):
     """Whether the play (direction, line, start, word codes from square `first`, blank bits)
     sorts before the play recorded in out[0:] when both have the same equity: the order of
@@ -417,50 +352,38 @@ def _rack_setup(rack, full, left, rack_tiles):
 
 
 def _rack_values(values, full, rack_tiles, kinds, in_rack):
-    """The values of the rack's tiles, largest first (blanks 0, at the end)."""
+    """The values of the rack's tiles, largest first (blanks 0, at the end).
+
+    No kernel function calls it since the search stopped bounding anchors; kept because
+    lookup/crossword/turn_kernel.py imports it among the globals of its copy of `search`
+    (remove it with that import).
+    """
     rack_values = int_array(in_rack)
     k = 0
     for j in range(kinds):
         for _ in range(full[rack_tiles[j]]):
             rack_values[k] = values[rack_tiles[j]]
             k += 1
-    _sort_descending(rack_values, in_rack)
+    for i in range(1, in_rack):  # insertion sort, largest first
+        v = rack_values[i]
+        j = i - 1
+        while j >= 0 and rack_values[j] < v:
+            rack_values[j + 1] = rack_values[j]
+            j -= 1
+        rack_values[j + 1] = v
     return rack_values
 
 
-def _anchor_order(params, values, letter_mult, word_mult, ocells, cross, anchor, rack_values,
-                  in_rack, by_bound, visit, bounds):
-    """List the anchors to visit in `visit` (base + square) and return how many: all of them
-    in (direction, square) order, or with `by_bound` by decreasing score bound (in `bounds`),
-    ties in that order.
+def _anchor_order(params, anchor, visit):
+    """List the anchors in `visit` (base + square), in (direction, square) order; return how
+    many.
     """
-    size = params[P_SIZE]
-    n2 = size * size
+    n2 = params[P_SIZE] * params[P_SIZE]
     nvisit = 0
-    lms = int_array(size)
-    wms = int_array(size)
-    crosses = int_array(size)
-    for o in range(2):
-        base = o * n2
-        for line_start in range(0, n2, size):
-            previous = line_start - 1
-            for a in range(line_start, line_start + size):
-                if not anchor[base + a]:
-                    continue
-                bound = 0
-                if by_bound:
-                    bound = _anchor_bound(params, values, letter_mult, word_mult, ocells, cross,
-                                          base, line_start, previous, a, rack_values, in_rack,
-                                          lms, wms, crosses)
-                previous = a
-                j = nvisit
-                while j > 0 and bounds[j - 1] < bound:
-                    bounds[j] = bounds[j - 1]
-                    visit[j] = visit[j - 1]
-                    j -= 1
-                bounds[j] = bound
-                visit[j] = base + a
-                nvisit += 1
+    for i in range(2 * n2):
+        if anchor[i]:
+            visit[nvisit] = i
+            nvisit += 1
     return nvisit
 
 
@@ -510,7 +433,8 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
         cells: the board's tile codes, row-major (0 empty).
         rack: count of each tile code in the rack, rack[0] the blanks.
         leave_keys, leave_values: the leave table (see leave_slot), or empty arrays.
-        leave_max: the largest leave value (0.0 with no table): the pruning bound adds it.
+        leave_max: the largest leave value (0.0 with no table): BEST_PLAY stops scoring a play
+            whose score plus it cannot reach the best equity.
         mode: ALL_PLAYS or BEST_PLAY.
         out: records (module docstring), capacity len(out) // (RECORD_FIELDS + size).
         best_equity: best_equity[0] receives the best play's equity (BEST_PLAY).
@@ -544,16 +468,11 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     kinds, rack_mask, in_rack = _rack_setup(rack, full, left, rack_tiles)
     if not root or not in_rack:
         return 0
-    rack_values = _rack_values(values, full, rack_tiles, kinds, in_rack)
     with_table = len(leave_keys) > 0
     want_leave = with_table or mode == ALL_PLAYS
 
-    # Anchors to visit: all of them in order, or (BEST_PLAY) by decreasing score bound, ties
-    # in (direction, square) order.
     visit = int_array(2 * n2)
-    bounds = int_array(2 * n2)
-    nvisit = _anchor_order(params, values, letter_mult, word_mult, ocells, cross, anchor,
-                           rack_values, in_rack, mode == BEST_PLAY, visit, bounds)
+    nvisit = _anchor_order(params, anchor, visit)
 
     word = int_array(2 * n2)
     for i in range(2 * n2):
@@ -568,8 +487,6 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     best = 0.0
 
     for vi in range(nvisit):
-        if mode == BEST_PLAY and found and bounds[vi] + leave_max < best:
-            break
         o = visit[vi] // n2
         base = o * n2
         a = visit[vi] - base
