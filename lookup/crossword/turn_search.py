@@ -590,6 +590,8 @@ class ClusterSearch:
         occupied_by = [0] * (n * n)
         zone_at = [[0] * n for _ in range(2 * n)]
         by_used = [0] * self.subsets
+        rack_tiles = sum(s.rack)
+        by_size = [0] * (rack_tiles + 1)
         for index, k in enumerate(clusters):
             bit = 1 << index
             for square in self._squares(k.occupied):
@@ -599,7 +601,7 @@ class ClusterSearch:
                 zone_at[row][col] |= bit
                 zone_at[n + col][row] |= bit
             by_used[k.used] |= bit
-        rack_tiles = sum(s.rack)
+            by_size[self.tile_count[k.used]] |= bit
         # reach[b][line][pos]: clusters with a zone square on the line at most b empty
         # squares from pos (both ends counted), for a part of at most b tiles.
         reach = [None]
@@ -627,8 +629,11 @@ class ClusterSearch:
         self._clusters = clusters
         self._occupied_by = occupied_by
         self._by_used = by_used
+        self._by_size = by_size
         self._reach = reach
         self._fits = {}
+        self._near_cache = {}
+        self._blocking_cache = {}
         # Groups of clusters grouped in an earlier round were tried then: a group now needs
         # a member from `fresh` on.
         self._fresh = self.grouped
@@ -638,41 +643,52 @@ class ClusterSearch:
             left = self.tile_count[self.full - k1.used]
             if left < 2:
                 continue
-            blocked = self._blocking(k1)
-            lines = {line: bits & ~blocked
-                     for line, bits in self._near_lines(k1, left - 1).items()}
-            if not self._grow((a,), lines, k1.used, blocked):
+            # (The clusters `blocked` are masked out of the candidates, not of the lines.)
+            lines = [None] + [self._near_lines(a, budget) for budget in range(1, left)]
+            if not self._grow((a,), lines, k1.used, self._blocking(a)):
                 break
         return len(self.seen) - before
 
-    def _blocking(self, k: _Cluster) -> int:
-        """The clusters that are not separate from `k` (they cover a square of it or of its
-        zone, or its zone covers one of theirs: the same thing).
+    def _blocking(self, index: int) -> int:
+        """The clusters that are not separate from cluster `index` (they cover a square of
+        it or of its zone, or its zone covers one of theirs: the same thing).
         """
-        blocked = 0
-        for square in k.zone_squares:
-            blocked |= self._occupied_by[square]
-        for square, _code in k.tiles:
-            blocked |= self._occupied_by[square]
+        blocked = self._blocking_cache.get(index)
+        if blocked is None:
+            k = self._clusters[index]
+            blocked = 0
+            for square in k.zone_squares:
+                blocked |= self._occupied_by[square]
+            for square, _code in k.tiles:
+                blocked |= self._occupied_by[square]
+            self._blocking_cache[index] = blocked
         return blocked
 
-    def _near_lines(self, k: _Cluster, budget: int) -> dict:
+    def _near_lines(self, index: int, budget: int) -> dict:
         """Per line (rows, then columns as size + col), the clusters with a zone square on it
-        at most `budget` empty squares from one of `k`'s.
+        at most `budget` empty squares from one of cluster `index`'s join squares.
         """
-        n = self.size
-        reach = self._reach[budget]
-        lines = {}
-        for square in k.join_squares:
-            row, col = divmod(square, n)
-            lines[row] = lines.get(row, 0) | reach[row][col]
-            lines[n + col] = lines.get(n + col, 0) | reach[n + col][row]
+        lines = self._near_cache.get((index, budget))
+        if lines is None:
+            n = self.size
+            reach = self._reach[budget]
+            lines = {}
+            for square in self._clusters[index].join_squares:
+                row, col = divmod(square, n)
+                lines[row] = lines.get(row, 0) | reach[row][col]
+                lines[n + col] = lines.get(n + col, 0) | reach[n + col][row]
+            self._near_cache[(index, budget)] = lines
         return lines
 
-    def _grow(self, group: tuple, lines: dict, used: int, blocked: int) -> bool:
+    def _grow(self, group: tuple, lines: list, used: int, blocked: int) -> bool:
         """Join `group` with every further cluster (later in the list, separate from the
         group, its tiles fitting with one to spare, its zone near each member's on a line
         where they all are), then grow the larger groups; False when time ran out.
+
+        lines[budget]: per line, the clusters with a join square on it at most `budget` empty
+        squares from one of every member's: a part of the tiles left after a cluster of t
+        tiles joins covers at most (tiles left - t) empty squares, from one member's square
+        to another's.
         """
         fits = self._fits.get(used)
         if fits is None:
@@ -682,9 +698,13 @@ class ClusterSearch:
                 if x != spare:
                     fits |= self._by_used[x]
             self._fits[used] = fits
+        left = self.tile_count[self.full - used]
         candidates = 0
-        for bits in lines.values():
-            candidates |= bits
+        for size in range(1, left):
+            near = 0
+            for bits in lines[left - size].values():
+                near |= bits
+            candidates |= near & self._by_size[size]
         last = group[-1]
         candidates = (candidates & fits & ~blocked) >> (last + 1)
         # Later members come from these candidates (the lines only narrow): a group of
@@ -700,22 +720,26 @@ class ClusterSearch:
             if self._late():
                 return False
             bit = 1 << b
-            common = [line for line, bits in lines.items() if bits & bit]
-            members = group + (b,)
             kb = self._clusters[b]
-            left = self.tile_count[self.full - used - kb.used]
+            after = self.tile_count[self.full - used - kb.used]
+            common = [line for line, bits in lines[after].items() if bits & bit]
+            members = group + (b,)
             if members not in self.tried:
                 self.tried.add(members)
                 chosen = [self._clusters[m] for m in members]
-                if left > 1 or self._one_tile_join_reaches(chosen):
+                if after > 1 or self._one_tile_join_reaches(chosen):
                     self._join(chosen, common)
-            if left < 2:
+            if after < 2:
                 continue
-            near = self._near_lines(kb, left - 1)
-            narrower = {line: lines[line] & near[line] for line in common if line in near}
-            narrower = {line: bits for line, bits in narrower.items() if bits}
-            if narrower and not self._grow(members, narrower, used + kb.used,
-                                           blocked | self._blocking(kb)):
+            narrower = [None]
+            for budget in range(1, after):
+                near = self._near_lines(b, budget)
+                at_budget = lines[budget]
+                narrower.append({line: bits for line, bits in
+                                 ((line, at_budget.get(line, 0) & near.get(line, 0))
+                                  for line in common) if bits})
+            if any(narrower[1:]) and not self._grow(members, narrower, used + kb.used,
+                                                    blocked | self._blocking(b)):
                 return False
         return True
 
