@@ -358,21 +358,32 @@ class MoveEngine:
                 words.append("".join(letters))
         return any(word in played for word in words) or len(set(words)) < len(words)
 
-    def play_tuples(self, cells, rack_counts) -> list:
+    def play_tuples(self, cells, rack_counts, top: int | None = None) -> list:
         """Every single-line play of a position whatever the game's repeat_words (the turn
         search judges repeats on the whole turn), as lookup/crossword/movegen.generate lists them:
         (-score, direction, line, start, main word codes, blank bits), sorted, so best first
         with its ties' order. `cells` and `rack_counts` as search_cells takes them (lists
         are converted).
+
+        With `top`, the list starts with the same `top` plays and may stop after them: only
+        the plays scoring at least the top-th best score are kept (all of that score, so
+        their ties keep their order), which spares building and sorting thousands of tuples
+        when a caller wants ten.
         """
         if self.compiled:
             cells = np.asarray(cells, dtype=np.int64)
             rack_counts = np.asarray(rack_counts, dtype=np.int64)
         rows, count = self._all_plays(cells, rack_counts, self._empty_leaves)
+        width = self.width
+        starts = range(0, count * width, width)
         if self.compiled:
+            if top is not None and count > top:
+                scores = rows[R_SCORE:count * width:width]
+                cutoff = np.partition(scores, count - top)[count - top]
+                starts = (np.flatnonzero(scores >= cutoff) * width).tolist()
             rows = rows.tolist()
         plays = []
-        for at in range(0, count * self.width, self.width):
+        for at in starts:
             plays.append((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
                           rows[at + R_START],
                           tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),

@@ -294,7 +294,7 @@ class CrosswordGame:
         if r.placement == "multi" and top is not None:
             moves = self.search_turns(board, rack, top, played_words, seconds).moves
         else:
-            moves = self._plays(board, codes, None if r.repeat_words else top)
+            moves = self._plays(board, codes, top if r.repeat_words else None)
             if not r.repeat_words:
                 played = played_set(board, played_words)
                 moves = [m for m in moves if not repeat_problems(r, m.words, played)][:top]
@@ -483,7 +483,7 @@ class CrosswordGame:
         """
         self._lists += 1
         if self._uses_engine(compiled):
-            plays = move_engine(self, compiled=True).play_tuples(cells, counts)
+            plays = move_engine(self, compiled=True).play_tuples(cells, counts, top)
             return plays[:top] if top is not None else plays
         context = self._movegen_context()
         across, down = orientations(context, cells)
