@@ -104,7 +104,8 @@ BASELINE_DEPTHS = (4, 6)
 
 def _solve_all(engine, positions, depth, search_class):
     """(CPU seconds of each solve, nodes, solved exactly, the move engine's searches: move
-    lists and best-play searches, counted by KernelSearch only) over the positions.
+    lists, lists' first plays and horizon best plays, counted by KernelSearch only) over the
+    positions.
     """
     from lookup.crossword import endgame_kernel
 
@@ -119,7 +120,8 @@ def _solve_all(engine, positions, depth, search_class):
         exact += solved
         state = getattr(search, "state", None)
         if state is not None:
-            searches += int(state[endgame_kernel.S_LISTED] + state[endgame_kernel.S_BEST_SEARCHES])
+            searches += int(state[endgame_kernel.S_LISTED] + state[endgame_kernel.S_BEST_SEARCHES]
+                            + state[endgame_kernel.S_FIRST_SEARCHES])
     return times, nodes, exact, searches
 
 

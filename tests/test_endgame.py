@@ -235,8 +235,9 @@ def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
         assert (value, exact, depth, kernel.nodes) == (expected[0], expected[2], expected[3],
                                                         python.nodes)
         grown.append((len(small.arena) // small.width, len(small.records) // engine.width))
-    # Both buffers grew (the arena in three of the four, from 16 moves to 32).
-    assert grown == [(32, 18), (32, 48), (16, 24), (32, 24)]
+    # Both buffers grew (the arena in two of the four, from 16 moves to 32: the lists' first
+    # plays are found without the lists, which are made less often).
+    assert grown == [(32, 18), (32, 48), (16, 8), (16, 24)]
 
 
 def test_the_kernel_refuses_a_game_without_repeated_words():

@@ -10,10 +10,10 @@ round until no line is cut by the depth). A transposition table, keyed by Zobris
 the board, both racks, the side to move and the scoreless-turn count, holds each position's
 value or bound, its best move (searched first next time) and, for exact values, the line.
 Moves are tried best first: the table's move, then the plays that empty the rack, then the
-other plays, each by score, the pass last. Plays come from the fast engine
-(lookup/crossword/engine.py), each board and rack's once per search; one ply above the depth cut a
-single best-play search gives the node's value (EndgameSearch). Positions change in place and are
-restored after each move.
+other plays, each by score (ties in the engine's best-play order, play_order), the pass
+last. Plays come from the fast engine (lookup/crossword/engine.py), each board and rack's once
+per search; one ply above the depth cut a single best-play search gives the node's value
+(EndgameSearch). Positions change in place and are restored after each move.
 
 Two implementations of that one search, which visit the same nodes in the same order and give
 the same values (tests/test_endgame.py): EndgameSearch, Python around the move engine, and
@@ -67,6 +67,17 @@ _NO_NODE_LIMIT = 1 << 62
 _ZOBRIST_SEED = 0x5EED
 # Move lists a search keeps (EndgameSearch.ordered_moves); past this many it starts afresh.
 _MOVE_LISTS = 200_000
+
+
+def play_order(play) -> tuple:
+    """The sort key of a play (a record tuple) in the search's move order: the plays that go
+    out first, then by score, ties in the order the engine's best-play search breaks them
+    (direction, line, start, the main word's codes, blank bits: engine_kernel._precedes), so
+    that a best-play search finds the first play of a list (the compiled search tries it before
+    listing the rest, lookup/crossword/endgame_kernel.py).
+    """
+    return (play[R_LEAVE] != EMPTY_LEAVE, -play[R_SCORE], play[R_DIRECTION], play[R_LINE],
+            play[R_START], play[RECORD_FIELDS:], play[R_BLANKS])
 
 
 def play_tiles(play, cells, size: int) -> list:
@@ -221,7 +232,7 @@ class EndgameSearch:
             rows = rows.tolist()
         plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
                  for at in range(0, count * width, width)]
-        plays.sort(key=lambda play: (play[R_LEAVE] != EMPTY_LEAVE, -play[R_SCORE]))
+        plays.sort(key=play_order)
         return plays
 
     def ordered_moves(self, side: int, first):
@@ -399,7 +410,8 @@ class EndgameSearch:
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
 KERNEL_FUNCTIONS = ("move_width", "copy_move", "same_move", "placed_value",
                     "apply_move", "take_back", "table_home", "table_find", "table_store",
-                    "_merge_sort", "list_moves", "_horizon", "_cache_find", "run")
+                    "_record_before", "_sort_plays", "list_moves", "_first_play", "_horizon",
+                    "_cache_find", "run")
 # Nodes between two readings of the clock (each a return from the compiled search).
 _SLICE_NODES = 2048
 # Deepest round of the kernel's search (its frames).
@@ -450,11 +462,13 @@ class _Workspace:
         self.list_info = self.zeros(3 * (1 << cache_bits))
         self.arena = self.zeros(self.width << arena_bits)
         self.frames = self.zeros(endgame_kernel.FRAME * (_MAX_PLIES + 2))
-        self.current, self.best_moves, self.first_moves = (
-            self.zeros(self.width * (_MAX_PLIES + 2)) for _ in range(3))
+        self.current, self.best_moves, self.first_moves, self.staged_moves = (
+            self.zeros(self.width * (_MAX_PLIES + 2)) for _ in range(4))
         self.grow_records(256)
         self.no_keys, self.no_values = self.zeros(0), self.floats(0)
         self.out_keys, self.out_values = self.zeros(8), self.floats(8)
+        first = engine.keyed_leave_table([EMPTY_LEAVE], [float(endgame_kernel.OUT_FIRST)])
+        self.first_keys, self.first_values = first.keys, first.values
         # Generations start at 1: a zeroed slot (generation 0) is free.
         self.generation = 0  # each search adds one before its first use
         self.list_generation = 1
@@ -589,9 +603,10 @@ class KernelSearch:
                          space.z_tile, space.z_side, space.z_scoreless, space.keys, space.info,
                          space.table_moves, space.list_keys, space.list_info, space.arena,
                          space.frames, space.current, space.best_moves, space.first_moves,
-                         space.records, space.equity, space.scratch, space.sort_keys,
-                         space.sort_order, space.sort_spare, space.no_keys, space.no_values,
-                         space.out_keys, space.out_values, state)
+                         space.staged_moves, space.records, space.equity, space.scratch,
+                         space.sort_keys, space.sort_order, space.sort_spare, space.no_keys,
+                         space.no_values, space.out_keys, space.out_values, space.first_keys,
+                         space.first_values, state)
             self.nodes = int(state[k.S_NODES])
             if status == k.DONE:
                 return int(state[k.S_RET]), int(state[k.S_CUTS]) - cuts_before
@@ -670,7 +685,7 @@ class KernelSearch:
             rows = rows.tolist()
         plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
                  for at in range(0, count * width, width)]
-        plays.sort(key=lambda play: (play[R_LEAVE] != EMPTY_LEAVE, -play[R_SCORE]))
+        plays.sort(key=play_order)
         moves = [(play, play_tiles(play, cells, self.size)) for play in plays] + [(PASS, [])]
         if first is None:
             first = self._table_move(cells, racks, side, scoreless)

@@ -8,6 +8,12 @@ no recursion. lookup/crossword/engine_numba.compiled_extension compiles it again
 move engine; CPython runs the same source (tests/test_endgame.py compares both with
 EndgameSearch and with plain minimax).
 
+One difference in work, none in the search: a node's list is made only when needed. After the
+table's move, the list's first play is found by one best-play search (_first_play), and the
+list is made only if that play does not reach beta: in a 5-ply search of self-play endgames
+97 % of the nodes that needed a list were cut by that play (and a best-play search costs about
+a third to three quarters of a list, more of it on full racks).
+
 The search keeps its whole state in arrays (`state`, the frames of an explicit stack), so
 `run` can stop after a number of nodes and resume where it stopped: the caller reads the clock
 between slices (numba cannot), grows a buffer that was too small and calls again.
@@ -27,8 +33,13 @@ from lookup.crossword.engine_kernel import (
     MOVE_FIELDS,
     P_RACK_SIZE,
     P_SIZE,
+    R_BLANKS,
+    R_DIRECTION,
     R_LEAVE,
+    R_LENGTH,
+    R_LINE,
     R_SCORE,
+    R_START,
     RECORD_FIELDS,
     fill_leave_table,
     int_array,
@@ -79,7 +90,8 @@ S_NEED = 24  # with NEED_RECORDS: the records wanted
 S_LIST_GENERATION = 25  # cache entries of other generations are free
 S_LISTED = 26  # move lists the engine made (ALL_PLAYS searches)
 S_BEST_SEARCHES = 27  # best-play searches of the horizon (BEST_PLAY searches)
-STATE = 28
+S_FIRST_SEARCHES = 28  # best-play searches for a list's first play (_first_play)
+STATE = 29
 
 MODE_ENTER = 0
 MODE_STEP = 1
@@ -106,7 +118,15 @@ F_SAVED_RACK_Z = 16
 F_SAVED_RACK_VALUE = 17
 F_SAVED_TILES_LEFT = 18
 F_APPLIED = 19  # the current move's tiles are on the board (undone on return)
-FRAME = 20
+F_STAGED = 20  # the list's first play was tried before the list was made (_first_play)
+FRAME = 21
+
+# Step values of a frame before its list (F_STEP): the table's move, then the list's first play.
+STEP_TABLE = -1
+STEP_FIRST = -2
+# What going out adds to a play's equity in _first_play's search: more than any score, so the
+# plays that go out come first, as in the lists.
+OUT_FIRST = INFINITY
 
 
 # Table entry fields (`info`), beside three key words per slot.
@@ -220,8 +240,29 @@ def table_store(keys, info, table_moves, width, generation, k0, k1, k2, depth, f
     copy_move(moves, m, table_moves, slot * width, width)
 
 
-def _merge_sort(order, keys, spare, n):
-    """Sort order[0:n] by keys[order[i]], stably (bottom-up merge sort through `spare`)."""
+def _record_before(records, a, b):
+    """Whether the play recorded at records[a:] comes before the one at records[b:] among plays
+    of the same sort key: direction, line, start, the main word's codes, blank bits (the order
+    in which engine_kernel.search's best play breaks ties, engine_kernel._precedes;
+    lookup/crossword/endgame.play_order).
+    """
+    for field in (R_DIRECTION, R_LINE, R_START):
+        if records[a + field] != records[b + field]:
+            return records[a + field] < records[b + field]
+    length_a = records[a + R_LENGTH]
+    length_b = records[b + R_LENGTH]
+    for k in range(min(length_a, length_b)):
+        if records[a + RECORD_FIELDS + k] != records[b + RECORD_FIELDS + k]:
+            return records[a + RECORD_FIELDS + k] < records[b + RECORD_FIELDS + k]
+    if length_a != length_b:
+        return length_a < length_b
+    return records[a + R_BLANKS] < records[b + R_BLANKS]
+
+
+def _sort_plays(order, keys, spare, n, records, record_width):
+    """Sort order[0:n] by keys[order[i]], ties by _record_before of their records (bottom-up
+    merge sort through `spare`).
+    """
     run = 1
     while run < n:
         lo = 0
@@ -232,11 +273,14 @@ def _merge_sort(order, keys, spare, n):
             j = mid
             k = lo
             while i < mid and j < hi:
-                if keys[order[j]] < keys[order[i]]:
-                    spare[k] = order[j]
+                left = order[i]
+                right = order[j]
+                if keys[right] < keys[left] or (keys[right] == keys[left] and _record_before(
+                        records, right * record_width, left * record_width)):
+                    spare[k] = right
                     j += 1
                 else:
-                    spare[k] = order[i]
+                    spare[k] = left
                     i += 1
                 k += 1
             while i < mid:
@@ -256,9 +300,10 @@ def _merge_sort(order, keys, spare, n):
 def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
                side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
                sort_spare, arena, at, width, state):
-    """List `side`'s plays at arena[at:], going out first, then by score, each group in the
-    engine's order (EndgameSearch._plays). Returns how many, or -1 when `records` is too small
-    (state[S_NEED] then says how many records the position has) and -2 when the arena is.
+    """List `side`'s plays at arena[at:], going out first, then by score, ties by
+    _record_before (lookup/crossword/endgame.play_order). Returns how many, or -1 when
+    `records` is too small (state[S_NEED] then says how many records the position has) and -2
+    when the arena is.
     """
     size = params[P_SIZE]
     record_width = RECORD_FIELDS + size
@@ -276,10 +321,26 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
         out = 0 if records[i * record_width + R_LEAVE] == EMPTY_LEAVE else 1
         sort_keys[i] = out * INFINITY - records[i * record_width + R_SCORE]
         sort_order[i] = i
-    _merge_sort(sort_order, sort_keys, sort_spare, count)
+    _sort_plays(sort_order, sort_keys, sort_spare, count, records, record_width)
     for i in range(count):
         copy_move(scratch, sort_order[i] * width, arena, at + i * width, width)
     return count
+
+
+def _first_play(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
+                side, first_keys, first_values, records, equity, staged, s_at, state):
+    """The first play of `side`'s list (list_moves's order), packed at staged[s_at:], found by
+    one best-play search in which going out is worth OUT_FIRST (the leave table first_keys,
+    first_values): a fraction of listing every play, and in most nodes of a search the first
+    move tried after the table's already reaches beta. Returns 0 when the side has no play.
+    """
+    rack = racks[side * CODES:(side + 1) * CODES]
+    state[S_FIRST_SEARCHES] += 1
+    found = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
+                   first_keys, first_values, float(OUT_FIRST), BEST_PLAY, records, equity)
+    if found:
+        record_move(records, 0, cells, params[P_SIZE], staged, s_at)
+    return found
 
 
 def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
@@ -356,8 +417,9 @@ def _cache_find(list_keys, list_info, generation, k0, k1):
 
 def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
         z_cell, z_tile, z_side, z_scoreless, keys, info, table_moves, list_keys, list_info,
-        arena, frames, current, best_moves, first_moves, records, equity, scratch, sort_keys,
-        sort_order, sort_spare, no_keys, no_values, out_keys, out_values, state):
+        arena, frames, current, best_moves, first_moves, staged_moves, records, equity, scratch,
+        sort_keys, sort_order, sort_spare, no_keys, no_values, out_keys, out_values, first_keys,
+        first_values, state):
     """Run the search from its state (module docstring) until the root's value is known (DONE,
     in state[S_RET]), the slice's nodes are spent (PAUSED) or a buffer is too small
     (NEED_RECORDS, NEED_ARENA: nothing changed since the last node; grow it and call again).
@@ -372,11 +434,13 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
             one move per slot; a power of two slots).
         list_keys, list_info, arena: the move-list cache (board and rack hash; generation,
             arena slot, count per slot) and the arena holding the lists.
-        frames, current, best_moves, first_moves: per frame, its fields (FRAME), the move
-            being searched, the best so far and the table's move.
+        frames, current, best_moves, first_moves, staged_moves: per frame, its fields
+            (FRAME), the move being searched, the best so far, the table's move and the list's
+            first play when it was tried before the list (_first_play).
         records, equity, scratch, sort_keys, sort_order, sort_spare: working storage of a
             move list (engine records, equities, unsorted moves, the sort).
-        no_keys, no_values: an empty leave table; out_keys, out_values: an 8-slot one.
+        no_keys, no_values: an empty leave table; out_keys, out_values: an 8-slot one;
+            first_keys, first_values: the empty leave worth OUT_FIRST.
         state: the scalars (S_*).
     """
     width = move_width(params)
@@ -436,11 +500,12 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
             frames[f + F_WINDOW_LOW] = alpha
             frames[f + F_BEST] = -INFINITY
             frames[f + F_CUTS_BEFORE] = state[S_CUTS]
-            frames[f + F_STEP] = -1
+            frames[f + F_STEP] = STEP_TABLE
             frames[f + F_LIST] = -1
             frames[f + F_COUNT] = 0
             frames[f + F_TEMPORARY] = 0
             frames[f + F_APPLIED] = 0
+            frames[f + F_STAGED] = 0
             state[S_PLY] = ply + 1
             state[S_MODE] = MODE_STEP
             continue
@@ -468,12 +533,13 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
             step = frames[f + F_STEP]
             chosen = 0
             cut = step >= INFINITY  # a move reached beta
-            if step == -1:
-                frames[f + F_STEP] = 0
+            if step == STEP_TABLE:
+                frames[f + F_STEP] = STEP_FIRST
+                step = STEP_FIRST
                 if first_moves[fm + M_PLACED] >= 0:
                     copy_move(first_moves, fm, current, cm, width)
                     chosen = 1
-                step = 0
+            first_placed = first_moves[fm + M_PLACED]
             if not chosen and not cut and frames[f + F_LIST] < 0:
                 k1 = state[S_RACK_Z + side]
                 lists = state[S_LIST_GENERATION]
@@ -481,7 +547,23 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                 if slot >= 0 and list_info[3 * slot] == lists:
                     frames[f + F_LIST] = list_info[3 * slot + 1]
                     frames[f + F_COUNT] = list_info[3 * slot + 2]
-                else:
+                elif step == STEP_FIRST:
+                    # The list's first play, found without the list: the list is made only
+                    # when that play does not reach beta.
+                    frames[f + F_STEP] = 0
+                    step = 0
+                    if _first_play(params, arcs, node_mask, values, letter_mult, word_mult,
+                                   order, cells, racks, side, first_keys, first_values, records,
+                                   equity, staged_moves, fm, state):
+                        if not (first_placed > 0 and same_move(staged_moves, fm, first_moves,
+                                                               fm)):
+                            copy_move(staged_moves, fm, current, cm, width)
+                            frames[f + F_STAGED] = 1
+                            chosen = 1
+                    else:  # no play: the list is empty
+                        frames[f + F_LIST] = state[S_ARENA_TOP]
+                        frames[f + F_COUNT] = 0
+                if not chosen and frames[f + F_LIST] < 0:
                     at = state[S_ARENA_TOP]
                     count = list_moves(params, arcs, node_mask, values, letter_mult, word_mult,
                                        order, cells, racks, side, no_keys, no_values, records,
@@ -506,12 +588,15 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                         list_info[3 * slot + 2] = count
                         state[S_KEPT] += 1
             if not chosen and not cut:
+                if step == STEP_FIRST:  # the list was kept: its first play is in it
+                    step = 0
                 count = frames[f + F_COUNT]
                 start = frames[f + F_LIST]
-                first_placed = first_moves[fm + M_PLACED]
+                staged = frames[f + F_STAGED]
                 while step < count:
-                    if not (first_placed > 0 and same_move(arena, start + step * width,
-                                                           first_moves, fm)):
+                    at = start + step * width
+                    if not ((first_placed > 0 and same_move(arena, at, first_moves, fm))
+                            or (staged and same_move(arena, at, staged_moves, fm))):
                         break
                     step += 1
                 if step < count:
