@@ -101,6 +101,32 @@ def test_equity_is_score_plus_the_kept_tiles_value():
         assert move.equity == move.score + move.leave
 
 
+@pytest.mark.parametrize("game", [g for g in GAMES if rules(g).placement == "line"])
+def test_top_by_equity_is_the_head_of_the_full_ranking(game):
+    # moves(top=N, by="equity") keeps only the plays that can be among the best N (the
+    # compiled engine's cutoff on score + leave value); the full ranking is the oracle. Leave
+    # values in quarters make many equal equities, whose order must survive the cutoff.
+    table = quarter_table(game, seed=11)
+    cw = with_table(game, table)
+    cw.compiled = True
+    checked = 0
+    for _number, board, rack in cases(cw, game, count=10, step=13):
+        for bag in (None, 0):
+            unseen = None if bag is None else "".join(
+                ch for ch in "?aeiou" if ch in cw.rules.counts)[:2]
+            try:
+                everything = cw.moves(board, rack, by="equity", unseen=unseen, bag=bag)
+            except BadInput:
+                continue  # those unseen tiles are on the board already
+            expected = [(m.key(), m.score, m.leave, m.equity) for m in everything]
+            for top in (1, 3, 10, 40):
+                ranked = cw.moves(board, rack, by="equity", unseen=unseen, bag=bag, top=top)
+                assert [(m.key(), m.score, m.leave, m.equity) for m in ranked] == \
+                    expected[:top], f"{game} rack {rack!r} bag {bag} top {top}"
+            checked += 1
+    assert checked >= 10
+
+
 @pytest.mark.parametrize("options, message", [
     ({"unseen": "qq"},
      "board and rack and unseen tiles hold 2 tiles 'q'; the scrabble-en set has 1"),

@@ -57,6 +57,9 @@ from lookup.errors import BadInput
 _DIRECTIONS = ("H", "V")
 # Leave keys are base-64 numbers in an int64 (lookup/crossword/engine_kernel.py).
 MAX_LEAVE_TILES = 9
+# rank_by_equity (lookup/crossword/equity.py) rounds equities to 4 decimals: play_tuples keeps
+# every play within this of its cutoff, so that rounding never turns a dropped play into a tie.
+EQUITY_MARGIN = 1e-3
 # Records an engine first makes room for; a position with more is searched again with room
 # for all, which the engine keeps for the next ones.
 _FIRST_CAPACITY = 4096
@@ -358,17 +361,21 @@ class MoveEngine:
                 words.append("".join(letters))
         return any(word in played for word in words) or len(set(words)) < len(words)
 
-    def play_tuples(self, cells, rack_counts, top: int | None = None) -> list:
+    def play_tuples(self, cells, rack_counts, top: int | None = None,
+                    leave_values: dict | None = None) -> list:
         """Every single-line play of a position whatever the game's repeat_words (the turn
         search judges repeats on the whole turn), as lookup/crossword/movegen.generate lists them:
         (-score, direction, line, start, main word codes, blank bits), sorted, so best first
         with its ties' order. `cells` and `rack_counts` as search_cells takes them (lists
         are converted).
 
-        With `top`, the list starts with the same `top` plays and may stop after them: only
-        the plays scoring at least the top-th best score are kept (all of that score, so
-        their ties keep their order), which spares building and sorting thousands of tuples
-        when a caller wants ten.
+        With `top`, only the plays that can be among the best `top` are kept, which spares
+        building and sorting thousands of tuples when a caller wants ten: without
+        `leave_values`, those scoring at least the top-th best score (all of that score, so
+        ties keep their order: the list starts with the same `top` plays); with
+        `leave_values` ({leave key in lexicon codes: value}, every key the rack can keep, as
+        sub_leave_keys lists them), those whose score + leave value is within EQUITY_MARGIN of
+        the top-th best such sum, still in score order, for the caller to rank by equity.
         """
         if self.compiled:
             cells = np.asarray(cells, dtype=np.int64)
@@ -378,9 +385,15 @@ class MoveEngine:
         starts = range(0, count * width, width)
         if self.compiled:
             if top is not None and count > top:
-                scores = rows[R_SCORE:count * width:width]
-                cutoff = np.partition(scores, count - top)[count - top]
-                starts = (np.flatnonzero(scores >= cutoff) * width).tolist()
+                worth = rows[R_SCORE:count * width:width].astype(np.float64)
+                cutoff_margin = 0.0
+                if leave_values is not None:
+                    keys, inverse = np.unique(rows[R_LEAVE:count * width:width],
+                                              return_inverse=True)
+                    worth += np.array([leave_values[k] for k in keys.tolist()])[inverse]
+                    cutoff_margin = EQUITY_MARGIN
+                cutoff = np.partition(worth, count - top)[count - top] - cutoff_margin
+                starts = (np.flatnonzero(worth >= cutoff) * width).tolist()
             rows = rows.tolist()
         plays = []
         for at in starts:

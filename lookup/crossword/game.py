@@ -46,7 +46,7 @@ from lookup.crossword.placement import (
 from lookup.crossword.render import render
 from lookup.crossword.rules import Rules, load_rules
 from lookup.crossword.simulate import simulate
-from lookup.crossword.tiles import BLANK_CODE, TileSet, key_of_codes
+from lookup.crossword.tiles import BLANK_CODE, TileSet, codes_of_key, key_of_codes
 from lookup.crossword.turn import (
     connection_problems,
     played_set,
@@ -288,7 +288,14 @@ class CrosswordGame:
                 others = rank_by_equity(self, self.leaves(), self._exchanges_and_pass(codes, bag),
                                         codes, pool, bag)
                 return sorted(turns + others, key=lambda move: -move.equity)[:top]
-            found = self.moves(board, rack, bag=bag, played_words=played_words)
+            if top is not None and r.repeat_words and self._uses_engine(None):
+                # Only the plays that can be among the best `top` (line_plays), then the
+                # exchanges and the pass: ranking thousands of plays to keep ten took most of
+                # the time.
+                found = self._plays(board, codes, top, self._leave_values(codes, pool, bag),
+                                    compiled=True) + self._exchanges_and_pass(codes, bag)
+            else:
+                found = self.moves(board, rack, bag=bag, played_words=played_words)
             by_equity = rank_by_equity(self, self.leaves(), found, codes, pool, bag)
             return by_equity[:top] if top is not None else by_equity
         if r.placement == "multi" and top is not None:
@@ -444,15 +451,30 @@ class CrosswordGame:
         return TurnSearch(self, board, rack, played_set(board, played_words),
                           functools.partial(self.line_plays, compiled=compiled))
 
-    def _plays(self, board: Board, rack: list[int], top: int | None = None) -> list[Move]:
+    def _leave_values(self, rack: list[int], pool: list[int], bag: int) -> dict:
+        """{leave key in lexicon codes: value} of every tile multiset the rack can keep, as
+        rank_by_equity values it (the leave table while the bag holds tiles, else the
+        end-of-bag formula against the unseen `pool`).
+        """
+        game_keys, lex_keys, _sizes = move_engine(self, compiled=True).sub_leave_keys(rack)
+        if bag:
+            values = self.leaves().lookup(game_keys).tolist()
+        else:
+            worth = self.rules.tiles.values
+            values = end_of_bag_values([codes_of_key(key) for key in game_keys.tolist()], worth,
+                                       sum(worth[c] for c in pool))
+        return dict(zip(lex_keys.tolist(), values))
+
+    def _plays(self, board: Board, rack: list[int], top: int | None = None,
+               leave_values: dict | None = None, compiled: bool | None = None) -> list[Move]:
         """The single-line plays of a rack's tile codes, best first (line_plays)."""
         lex = self.lexicon()
         cells = lex.cells(board)
         counts = lex.rack_counts(rack)
         moves = []
         same_codes = lex.same_codes
-        for negative, direction, line, start, codes, blank_bits in self.line_plays(cells, counts,
-                                                                                   top):
+        for negative, direction, line, start, codes, blank_bits in self.line_plays(
+                cells, counts, top, compiled, leave_values):
             row, col = (line, start) if direction == ACROSS else (start, line)
             if not same_codes:
                 codes = tuple(lex.to_game[c] for c in codes)
@@ -461,7 +483,7 @@ class CrosswordGame:
         return moves
 
     def line_plays(self, cells: list, counts: list, top: int | None = None,
-                   compiled: bool | None = None) -> list:
+                   compiled: bool | None = None, leave_values: dict | None = None) -> list:
         """Every single-line play of a position, best first in the order of moves(), as
         tuples (-score, direction, line, start, main word codes, blank bits) in lexicon codes.
 
@@ -480,16 +502,21 @@ class CrosswordGame:
             top: only the best `top` plays (the generator prunes by a score bound).
             compiled: True the engine, False the generator, None the game's `compiled`
                 (None: as above).
+            leave_values: with `top`, the plays that can be among the best `top` by equity
+                instead of by score, in score order (MoveEngine.play_tuples); the generator
+                lists them all.
         """
         self._lists += 1
         if self._uses_engine(compiled):
-            plays = move_engine(self, compiled=True).play_tuples(cells, counts, top)
-            return plays[:top] if top is not None else plays
+            plays = move_engine(self, compiled=True).play_tuples(cells, counts, top,
+                                                                 leave_values)
+            return plays[:top] if top is not None and leave_values is None else plays
         context = self._movegen_context()
         across, down = orientations(context, cells)
         letters = list(counts)
         letters[0] = 0
-        return generate(context, across, down, letters, counts[0], top)
+        return generate(context, across, down, letters, counts[0],
+                        top if leave_values is None else None)
 
     def _movegen_context(self) -> MoveGenContext:
         """The move generator's constants of this game (lookup/crossword/movegen.py), made on
