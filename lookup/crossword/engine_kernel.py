@@ -136,6 +136,21 @@ def fill_leave_table(keys, values, slots, table):
         table[slot] = values[i]
 
 
+def next_subset(kinds, counts, taken):
+    """Step a sub-multiset to the next one: taken[i] copies of the i-th of `kinds` distinct
+    tiles, each at most counts[i], the last kind varying fastest; False (and all zero) after
+    the whole multiset.
+    """
+    i = kinds - 1
+    while i >= 0 and taken[i] == counts[i]:
+        taken[i] = 0
+        i -= 1
+    if i < 0:
+        return False
+    taken[i] += 1
+    return True
+
+
 def sub_leave_keys(rack, to_lex, game_keys, lex_keys, sizes):
     """Every distinct multiset of tiles a rack can keep, the empty one and the whole rack
     included, in the order of lookup/crossword/equity.sub_leaves: its leave key in the rack's codes
@@ -179,13 +194,8 @@ def sub_leave_keys(rack, to_lex, game_keys, lex_keys, sizes):
         lex_keys[total] = lex_key
         sizes[total] = size
         total += 1
-        i = k - 1
-        while i >= 0 and taken[i] == counts[i]:
-            taken[i] = 0
-            i -= 1
-        if i < 0:
+        if not next_subset(k, counts, taken):
             return total
-        taken[i] += 1
 
 
 def _walk_down(arcs, node_mask, node, cells, base, index, size, n2):

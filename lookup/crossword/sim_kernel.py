@@ -23,6 +23,7 @@ from lookup.crossword.engine_kernel import (
     P_SIZE,
     R_LEAVE,
     leave_slot,
+    next_subset,
     record_move,
     search,
 )
@@ -44,20 +45,6 @@ def _rack_kinds(rack, distinct, counts, taken):
             kinds += 1
             tiles += rack[code]
     return kinds, tiles
-
-
-def _next_subset(kinds, counts, taken):
-    """Step the sub-multiset `taken` to the next one (the last kind fastest); False after the
-    whole rack.
-    """
-    i = kinds - 1
-    while i >= 0 and taken[i] == counts[i]:
-        taken[i] = 0
-        i -= 1
-    if i < 0:
-        return False
-    taken[i] += 1
-    return True
 
 
 def _subset_key(kinds, distinct, taken):
@@ -86,7 +73,7 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken):
         slots[s] = 0
     kinds, tiles = _rack_kinds(rack, distinct, counts, taken)
     best = 0.0
-    while _next_subset(kinds, counts, taken):
+    while next_subset(kinds, counts, taken):
         if _subset_size(kinds, taken) == tiles:
             continue
         key = _subset_key(kinds, distinct, taken)
@@ -124,7 +111,7 @@ def fill_end_table(rack, values, opponent_value, slots, table, distinct, counts,
             table[slot] = value
             if value > best:
                 best = value
-        more = _next_subset(kinds, counts, taken)
+        more = next_subset(kinds, counts, taken)
     return best
 
 

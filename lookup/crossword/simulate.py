@@ -315,9 +315,8 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
 
 
 # The kernel's functions (lookup/crossword/sim_kernel.py) that call each other.
-KERNEL_FUNCTIONS = ("_rack_kinds", "_next_subset", "_subset_key", "_subset_size",
-                    "fill_rack_table", "fill_end_table", "_rack_value", "simulate_line",
-                    "simulate_dealing")
+KERNEL_FUNCTIONS = ("_rack_kinds", "_subset_key", "_subset_size", "fill_rack_table",
+                    "fill_end_table", "_rack_value", "simulate_line", "simulate_dealing")
 
 
 def _kernel(compiled: bool) -> dict:
