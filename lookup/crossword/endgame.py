@@ -382,29 +382,55 @@ class EndgameSearch:
 
     def solve(self, plies: int | None = None, seconds: float | None = None,
               nodes: int | None = None):
-        """Iterative deepening: (value, line, exact, depth) of the deepest finished round.
-
-        The first round always finishes; later ones stop at `seconds`, after `plies`, or once
-        the search has visited `nodes` positions in all (a budget in work: the same result on
-        any machine).
+        """Iterative deepening (_deepen): (value, line, exact, depth) of the deepest finished
+        round.
         """
-        found = None
-        depth = 1
-        started = time.perf_counter()
-        while True:
-            self.deadline = None if seconds is None or found is None else started + seconds
-            self.node_limit = _NO_NODE_LIMIT if nodes is None or found is None else nodes
+        def one_round(depth: int):
             cuts_before = self.cuts
             try:
                 value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless)
             except _OutOfBudget:
-                break
-            exact = self.cuts == cuts_before
-            found = (value, line, exact, depth)
-            if exact or (plies is not None and depth >= plies):
-                break
-            depth += 1
-        return found
+                return None
+            return (value, line), self.cuts == cuts_before
+
+        (value, line), exact, depth = _deepen(self, one_round, plies, seconds, nodes,
+                                             time.perf_counter)
+        return value, line, exact, depth
+
+
+def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: int | None,
+           clock, deepest: int | None = None) -> tuple:
+    """The iterative deepening of both searches: rounds one ply deeper each until a round is
+    exact (no line cut by the depth), `plies` or `deepest` is reached, or the budget runs out.
+
+    The first round always finishes; later ones stop at `seconds` (read from `clock`) or once
+    the search has visited `nodes` positions in all (a budget in work: the same result on any
+    machine). The budget is given to the search as its `deadline` and `node_limit`, which
+    `one_round` heeds.
+
+    Args:
+        search: EndgameSearch or KernelSearch (its deadline and node_limit are set).
+        one_round: depth -> (result, exact), or None when the budget ran out.
+
+    Returns:
+        (result, exact, depth) of the deepest finished round.
+    """
+    found = None
+    depth = 1
+    started = clock()
+    while True:
+        search.deadline = None if seconds is None or found is None else started + seconds
+        search.node_limit = _NO_NODE_LIMIT if nodes is None or found is None else nodes
+        finished = one_round(depth)
+        if finished is None:
+            break
+        found = (*finished, depth)
+        if finished[1] or (plies is not None and depth >= plies) or (
+                deepest is not None and depth >= deepest):
+            break
+        depth += 1
+    search.deadline, search.node_limit = None, _NO_NODE_LIMIT
+    return found
 
 
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
@@ -621,25 +647,20 @@ class KernelSearch:
 
     def solve(self, plies: int | None = None, seconds: float | None = None,
               nodes: int | None = None):
-        """EndgameSearch.solve: (value, line, exact, depth) of the deepest finished round."""
-        found = None
-        depth = 1
-        started = self.clock()
-        while True:
-            self.deadline = None if seconds is None or found is None else started + seconds
-            self.node_limit = _NO_NODE_LIMIT if nodes is None or found is None else nodes
+        """EndgameSearch.solve: (value, line, exact, depth) of the deepest finished round
+        (_deepen, `seconds` read from `clock`).
+        """
+        def one_round(depth: int):
             searched = self._root(self.cells, self.racks, 0, depth, -_INFINITY, _INFINITY,
                                   self.scoreless)
             if searched is None:
-                break
+                return None
             value, cuts = searched
-            found = (value, not cuts, depth)
             self.root_move = self._table_move(self.cells, self.racks, 0, self.scoreless)
-            if not cuts or (plies is not None and depth >= plies) or depth >= _MAX_PLIES:
-                break
-            depth += 1
-        self.deadline, self.node_limit = None, _NO_NODE_LIMIT
-        value, exact, depth = found
+            return value, not cuts
+
+        value, exact, depth = _deepen(self, one_round, plies, seconds, nodes, self.clock,
+                                     _MAX_PLIES)
         searched = self.nodes
         line = self._line(value, exact, depth)
         self.nodes = searched  # the search's nodes, not the line's
