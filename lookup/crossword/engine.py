@@ -105,7 +105,6 @@ class MoveEngine:
         size = layout.size
         self.size = size
         self.lexicon = lexicon
-        self.lex_alphabet = tables.alphabet
         # Game code k (alphabet[k - 1]) is lexicon code to_lex[k]; the blank bit is kept.
         self.to_lex = lexicon.to_lexicon
         self.to_game = lexicon.to_game
