@@ -1,6 +1,7 @@
 """The JavaScript readers and the page of `make web`, in headless Chromium, against the Python
 runtime: fixture artifacts here; the real ones (@pytest.mark.full) at the sizes of issue 12."""
 
+import contextlib
 import gzip
 import hashlib
 import json
@@ -266,6 +267,20 @@ def test_bad_input_messages_are_python_s(site, runtime):
                      "(use abcdefghijklmnopqrstuvwxyz)"]]
 
 
+@contextlib.contextmanager
+def copied_site(browser, artifacts, tmp_path):
+    """A Site over a copy of artifacts/web (yielded with the copy's path), which the test may
+    damage before it opens a page: the site serves the files as they are when asked.
+    """
+    web = tmp_path / "web"
+    shutil.copytree(artifacts / "web", web)
+    site = Site(browser, web)
+    try:
+        yield site, web
+    finally:
+        site.close()
+
+
 def truncated(data):
     dawg = (data / "enable.dawg").read_bytes()
     (data / "enable.dawg.gz").write_bytes(gzip.compress(dawg[:-4]))
@@ -296,54 +311,39 @@ def missing(data):
 @pytest.mark.parametrize("damage", [truncated, version_one, flipped, missing])
 def test_page_refuses_a_damaged_lexicon_with_a_message(browser, artifacts, tmp_path,  # noqa: F811
                                                       damage):
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    problem = damage(web / "data")
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        problem = damage(web / "data")
         site.open("index.html?letters=cat")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status") == \
             f"Cannot use a data file: {site.url}data/enable.dawg.gz: {problem}"
-    finally:
-        site.close()
 
 
 @pytest.mark.parametrize("damage", ["not json", "one bit"])
 def test_page_refuses_a_damaged_catalog(browser, artifacts, tmp_path, damage):  # noqa: F811
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    catalog = web / "data" / "catalog.json"
-    if damage == "not json":
-        catalog.write_text("{")
-        problem = "not valid JSON ("
-    else:  # a game's name changes: still valid JSON, and the same format and version
-        catalog.write_bytes(catalog.read_bytes().replace(b"Tiny English", b"Tiny Englisi"))
-        problem = "damaged: its sha256 (file_sha256) does not match its bytes; rebuild it with " \
-            "`make web`"
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        catalog = web / "data" / "catalog.json"
+        if damage == "not json":
+            catalog.write_text("{")
+            problem = "not valid JSON ("
+        else:  # a game's name changes: still valid JSON, and the same format and version
+            catalog.write_bytes(catalog.read_bytes().replace(b"Tiny English", b"Tiny Englisi"))
+            problem = "damaged: its sha256 (file_sha256) does not match its bytes; rebuild it " \
+                "with `make web`"
         site.open("index.html")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status").startswith(
             f"Cannot use a data file: {site.url}data/catalog.json: {problem}")
-    finally:
-        site.close()
 
 
 def test_page_refuses_a_tree_of_other_lists(browser, artifacts, tmp_path):  # noqa: F811
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    shutil.copy(web / "data/tiny-de.tree.msgpack", web / "data/tiny-en.tree.msgpack")
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        shutil.copy(web / "data/tiny-de.tree.msgpack", web / "data/tiny-en.tree.msgpack")
         site.open("index.html?game=tiny-en")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status").endswith(
             "/data/tiny-en.tree.msgpack: built from other word lists than the game's; "
             "rebuild it with `make web`")
-    finally:
-        site.close()
 
 
 def test_word_finder_page(site):
@@ -806,46 +806,33 @@ def test_erudit_moves_and_greedy_turn_in_the_browser(finder, runtime):
 @pytest.mark.parametrize("damage", [truncated, version_one, flipped, missing])
 def test_move_finder_refuses_a_damaged_word_graph(browser, artifacts, tmp_path,  # noqa: F811
                                                   damage):
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    problem = damage(web / "data")
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        problem = damage(web / "data")
         site.open("index.html#moves?game=scrabble-en&rack=abc")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status") == \
             f"Cannot use a data file: {site.url}data/enable.dawg.gz: {problem}"
         assert site.page.eval_on_selector_all("#move-list tr", "rows => rows.length") == 0
         assert site.errors == []
-    finally:
-        site.close()
 
 
 def test_move_finder_refuses_rules_of_another_version(browser, artifacts, tmp_path):  # noqa: F811
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    rules = web / "data" / "crossword" / "scrabble-en.json"
-    rules.write_text(rules.read_text().replace('"version": 3', '"version": 2'))
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        rules = web / "data" / "crossword" / "scrabble-en.json"
+        rules.write_text(rules.read_text().replace('"version": 3', '"version": 2'))
         site.open("index.html#moves")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status") == (
             f"Cannot use a data file: {site.url}data/crossword/scrabble-en.json: crossword-rules "
             "version 2, these readers read version 3; rebuild it with `make web`")
-    finally:
-        site.close()
 
 
 def test_move_finder_ranks_by_score_when_the_leave_table_is_damaged(browser, artifacts,  # noqa: F811
                                                                      runtime, tmp_path):
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    pack = web / "data" / "crossword" / "scrabble-en.leaves.pack.gz"
-    pack.write_bytes(pack.read_bytes()[:-100])
-    cw = python_game(runtime, "scrabble-en")
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        pack = web / "data" / "crossword" / "scrabble-en.leaves.pack.gz"
+        pack.write_bytes(pack.read_bytes()[:-100])
+        cw = python_game(runtime, "scrabble-en")
         site.open("index.html#moves?game=scrabble-en&rack=cat&by=equity")
         rows = wait_list(site.page, "cat", "score")
         assert shown_rows(rows) == expected_rows(cw.moves(cw.empty_board(), "cat", top=20), "cat")
@@ -854,16 +841,11 @@ def test_move_finder_ranks_by_score_when_the_leave_table_is_damaged(browser, art
         assert site.page.text_content("#moves-status").startswith("Best 20 moves by score (")
         assert not site.page.is_visible("#status.failed")
         assert site.errors == []
-    finally:
-        site.close()
 
 
 def test_move_finder_without_its_worker_says_so(browser, artifacts, tmp_path):  # noqa: F811
-    web = tmp_path / "web"
-    shutil.copytree(artifacts / "web", web)
-    (web / "worker.js").unlink()
-    site = Site(browser, web)
-    try:
+    with copied_site(browser, artifacts, tmp_path) as (site, web):
+        (web / "worker.js").unlink()
         site.open("index.html#moves?game=scrabble-en&rack=cat")
         site.page.wait_for_selector("#status.failed")
         assert site.page.text_content("#status") == (
@@ -873,8 +855,6 @@ def test_move_finder_without_its_worker_says_so(browser, artifacts, tmp_path):  
         site.page.keyboard.type("a")  # the board still takes keys
         assert board_on_page(site.page).split()[7] == ".......a......."
         assert site.errors == []
-    finally:
-        site.close()
 
 
 def hold_the_worker(page):
