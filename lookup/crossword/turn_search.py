@@ -29,10 +29,13 @@ turn: validate refuses it too (lookup/crossword/turn.py layable; docs/GAMES.md "
 """
 
 import heapq
+import itertools
 import math
 import time
 from collections.abc import Callable
 from typing import NamedTuple
+
+import numpy as np
 
 from lookup.crossword.board import BLANK, LETTER_MASK, Board, runs_through
 from lookup.crossword.move import Move
@@ -285,10 +288,12 @@ class _Cluster:
         score: the sum of its words, each with the premiums of its new squares.
         words: its words when the game forbids repeats (else empty); legal: none repeated.
         plays: its parts in an order they can be laid; counts: the rack left.
+        shape: its tiles with each blank's letter left out (clusters that differ only there
+            share it).
     """
 
     __slots__ = ("tiles", "occupied", "zone", "zone_squares", "joins", "join_squares", "used",
-                 "score", "words", "legal", "plays", "counts")
+                 "score", "words", "legal", "plays", "counts", "shape")
 
 
 class ClusterSearch:
@@ -440,6 +445,7 @@ class ClusterSearch:
                        and not any(word in s.played for word in k.words))
         k.plays = plays
         k.counts = counts
+        k.shape = frozenset((square, BLANK if code & BLANK else code) for square, code in tiles)
         self.seen[key] = k
         return k
 
@@ -584,24 +590,40 @@ class ClusterSearch:
         """
         s = self.search
         n = self.size
-        clusters = list(self.seen.values())
-        # Bitsets of cluster indexes: by square occupied, by zone square of a line within
+        every = list(self.seen.values())
+        # Groups are formed of classes of clusters that differ only in their blanks' letters
+        # (the same squares, zone, joins and tiles used: all a group's conditions look at),
+        # the classes holding a cluster the last round added last; then each choice of one
+        # cluster per class is tried.
+        by_shape: dict = {}
+        for index, k in enumerate(every):
+            by_shape.setdefault((k.shape, k.joins), []).append(index)
+        old = [ids for ids in by_shape.values() if ids[-1] < self.grouped]
+        variants = old + [ids for ids in by_shape.values() if ids[-1] >= self.grouped]
+        clusters = [every[ids[0]] for ids in variants]
+        # Bitsets of class indexes: by square occupied, by zone square of a line within
         # reach of a position, by sub-multiset used.
-        occupied_by = [0] * (n * n)
-        zone_at = [[0] * n for _ in range(2 * n)]
-        by_used = [0] * self.subsets
+        # (Gathered as index lists, then made bitsets at once: a bit set at a time would
+        # copy a bitset of all the classes each time.)
         rack_tiles = sum(s.rack)
-        by_size = [0] * (rack_tiles + 1)
+        occupied_by = [[] for _ in range(n * n)]
+        zone_at = [[[] for _ in range(n)] for _ in range(2 * n)]
+        by_used = [[] for _ in range(self.subsets)]
+        by_size = [[] for _ in range(rack_tiles + 1)]
         for index, k in enumerate(clusters):
-            bit = 1 << index
             for square in self._squares(k.occupied):
-                occupied_by[square] |= bit
+                occupied_by[square].append(index)
             for square in k.join_squares:
                 row, col = divmod(square, n)
-                zone_at[row][col] |= bit
-                zone_at[n + col][row] |= bit
-            by_used[k.used] |= bit
-            by_size[self.tile_count[k.used]] |= bit
+                zone_at[row][col].append(index)
+                zone_at[n + col][row].append(index)
+            by_used[k.used].append(index)
+            by_size[self.tile_count[k.used]].append(index)
+        count = len(clusters)
+        occupied_by = [_bitset(indexes, count) for indexes in occupied_by]
+        zone_at = [[_bitset(indexes, count) for indexes in line] for line in zone_at]
+        by_used = [_bitset(indexes, count) for indexes in by_used]
+        by_size = [_bitset(indexes, count) for indexes in by_size]
         # reach[b][line][pos]: clusters with a zone square on the line at most b empty
         # squares from pos (both ends counted), for a part of at most b tiles.
         reach = [None]
@@ -627,6 +649,8 @@ class ClusterSearch:
                 by_line.append(near)
             reach.append(by_line)
         self._clusters = clusters
+        self._every = every
+        self._variants = variants
         self._occupied_by = occupied_by
         self._by_used = by_used
         self._by_size = by_size
@@ -634,14 +658,24 @@ class ClusterSearch:
         self._fits = {}
         self._near_cache = {}
         self._blocking_cache = {}
-        # Groups of clusters grouped in an earlier round were tried then: a group now needs
-        # a member from `fresh` on.
-        self._fresh = self.grouped
-        self.grouped = len(clusters)
+        # Groups of classes grouped in an earlier round were tried then: a group now needs
+        # a member from `fresh` on (a class with a cluster added since).
+        self._fresh = len(old) if self.grouped else 0
+        self.grouped = len(every)
+        # A member of such a group has a join square on a line near one of a fresh cluster
+        # (within the reach of the rack's tiles but one, from either side).
+        near_fresh = -1
+        if self._fresh:
+            near_fresh = 0
+        if self._fresh and rack_tiles > 2:  # (a group and its part need three tiles)
+            for index in range(self._fresh, len(clusters)):
+                if self.tile_count[self.full - clusters[index].used] >= 1:
+                    for bits in self._near_lines(index, max(1, rack_tiles - 2)).values():
+                        near_fresh |= bits
         before = len(self.seen)
         for a, k1 in enumerate(clusters):
             left = self.tile_count[self.full - k1.used]
-            if left < 2:
+            if left < 2 or not near_fresh >> a & 1:
                 continue
             # (The clusters `blocked` are masked out of the candidates, not of the lines.)
             lines = [None] + [self._near_lines(a, budget) for budget in range(1, left)]
@@ -679,6 +713,20 @@ class ClusterSearch:
                 lines[n + col] = lines.get(n + col, 0) | reach[n + col][row]
             self._near_cache[(index, budget)] = lines
         return lines
+
+    def _near_on(self, index: int, budget: int, lines: list) -> dict:
+        """_near_lines on `lines` only (not kept: groups ask for few lines each)."""
+        n = self.size
+        reach = self._reach[budget]
+        wanted = set(lines)
+        near = {}
+        for square in self._clusters[index].join_squares:
+            row, col = divmod(square, n)
+            if row in wanted:
+                near[row] = near.get(row, 0) | reach[row][col]
+            if n + col in wanted:
+                near[n + col] = near.get(n + col, 0) | reach[n + col][row]
+        return near
 
     def _grow(self, group: tuple, lines: list, used: int, blocked: int) -> bool:
         """Join `group` with every further cluster (later in the list, separate from the
@@ -724,20 +772,23 @@ class ClusterSearch:
             after = self.tile_count[self.full - used - kb.used]
             common = [line for line, bits in lines[after].items() if bits & bit]
             members = group + (b,)
-            if members not in self.tried:
-                self.tried.add(members)
-                chosen = [self._clusters[m] for m in members]
-                if after > 1 or self._one_tile_join_reaches(chosen):
-                    self._join(chosen, common)
+            if after > 1 or self._one_tile_join_reaches([self._clusters[m] for m in members]):
+                for choice in itertools.product(*(self._variants[m] for m in members)):
+                    tried = tuple(sorted(choice))
+                    if tried not in self.tried:
+                        if self._late():
+                            return False
+                        self.tried.add(tried)
+                        self._join([self._every[index] for index in choice], common)
             if after < 2:
                 continue
             narrower = [None]
             for budget in range(1, after):
-                near = self._near_lines(b, budget)
+                near = self._near_on(b, budget, common)
                 at_budget = lines[budget]
                 narrower.append({line: bits for line, bits in
-                                 ((line, at_budget.get(line, 0) & near.get(line, 0))
-                                  for line in common) if bits})
+                                 ((line, at_budget.get(line, 0) & near[line])
+                                  for line in near) if bits})
             if any(narrower[1:]) and not self._grow(members, narrower, used + kb.used,
                                                     blocked | self._blocking(b)):
                 return False
@@ -897,6 +948,15 @@ class ClusterSearch:
         return moves
 
 
+def _bitset(indexes: list, count: int) -> int:
+    """The int whose bits `indexes` (each below `count`) are set."""
+    if not indexes:
+        return 0
+    flags = np.zeros(count, dtype=np.uint8)
+    flags[indexes] = 1
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
 def covering_step(cw, compiled: bool) -> Callable:
     """The cover of ClusterSearch: cover(cells, counts, across, down) lists the single-line
     plays of (cells, counts) across that put a tile on one of the squares `across`, and down
@@ -918,8 +978,6 @@ def covering_step(cw, compiled: bool) -> Callable:
                     found.append(play)
             return found
         return cover
-
-    import numpy as np
 
     from lookup.crossword import turn_kernel
     from lookup.crossword.engine import move_engine
