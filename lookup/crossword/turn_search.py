@@ -427,9 +427,13 @@ class ClusterSearch:
             used += self.strides[0 if code & BLANK else code]
         k.occupied = occupied
         k.used = used
-        k.zone = self._zone(cells, tiles)
+        # A cluster that uses the rack's last tile has no extension and no other cluster
+        # beside it, so no zone; one that leaves a tile joins no group (a group's other
+        # clusters and its part need two), so its `joins` are not needed.
+        left = sum(counts)
+        k.zone = self._zone(cells, tiles) if left else 0
         k.zone_squares = self._squares(k.zone)
-        k.joins = k.zone if last is None else self._zone(cells, last)
+        k.joins = k.zone if last is None or left < 2 else self._zone(cells, last)
         k.join_squares = self._squares(k.joins)
         new = {square for square, _code in tiles}
         runs = runs_through(cells, s.size, new)
@@ -590,7 +594,8 @@ class ClusterSearch:
         """
         s = self.search
         n = self.size
-        every = list(self.seen.values())
+        # Only clusters that leave two tiles or more can be members.
+        every = [k for k in self.seen.values() if self.tile_count[self.full - k.used] > 1]
         # Groups are formed of classes of clusters that differ only in their blanks' letters
         # (the same squares, zone, joins and tiles used: all a group's conditions look at),
         # the classes holding a cluster the last round added last; then each choice of one
