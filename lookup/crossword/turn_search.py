@@ -463,7 +463,11 @@ class ClusterSearch:
         for square, code in base:
             cells[square] = code
         found = []
-        for play in plays:
+        for count, play in enumerate(plays):
+            # (Thousands of plays with two blanks: the budget is checked among them too;
+            # they come best first.)
+            if count & 63 == 63 and self._late():
+                break
             new = s._new_tiles(cells, play)
             mask = 0
             for square, _code in new:
