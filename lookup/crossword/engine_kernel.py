@@ -244,17 +244,26 @@ def _cross_check(arcs, node_mask, root, cells, base, index, size, n2):
             if letter_arc & ARC_LAST:
                 return allowed
             at += 1
-    # Nothing above: L, separator, below.
-    at = root
-    while root:
+    # Nothing above: L then the tiles below. The GADDAG holds every word reversed without a
+    # separator (the path of a word that ends at the walk's first square), so one walk from
+    # the lowest tile up to the square's neighbour reaches the node whose accepting letter
+    # arcs are the letters L (instead of one walk down per letter).
+    lowest = below
+    while lowest + size < n2 and cells[base + lowest + size]:
+        lowest += size
+    node = root
+    while lowest >= below:
+        arc = arc_for(arcs, node_mask, node, cells[base + lowest] & LETTER_MASK) if node else 0
+        if not arc:
+            return 0
+        node = arc >> ARC_CHILD_SHIFT
+        lowest -= size
+    at = node
+    while node:
         letter_arc = arcs[at]
         tile = letter_arc & ARC_TILE_MASK
-        if tile:
-            node = letter_arc >> ARC_CHILD_SHIFT
-            sep = arc_for(arcs, node_mask, node, 0) if node else 0
-            if sep and _walk_down(arcs, node_mask, sep >> ARC_CHILD_SHIFT, cells, base, below,
-                                  size, n2) & ARC_ACCEPTS:
-                allowed |= 1 << tile
+        if tile and letter_arc & ARC_ACCEPTS:
+            allowed |= 1 << tile
         if letter_arc & ARC_LAST:
             break
         at += 1
