@@ -15,7 +15,9 @@ plain search finds. The Erudit article reports about 30 points per turn for gree
 also give the article's opening (empty board, rack облмеоб) by both methods. Times are CPU
 seconds of the process (time.process_time). The branch and bound that ClusterSearch replaced
 measured median 59 ms / 2.25 s / 97 s and p95 0.98 s / 16.7 s / 267 s with 0 / 1 / 2 blanks
-on the first 20 / 14 / 6 of these positions (its rows before this change).
+on the first 20 / 14 / 6 of these positions; ClusterSearch's first version (commit 564f3c6,
+before the one-tile bound, the tighter join reach and the join groups of blank classes)
+median 13 ms / 157 ms / 2.4 s and p95 75 ms / 2.8 s / 45 s on these 40 (BEFORE, in the notes).
 """
 
 import statistics
@@ -36,10 +38,11 @@ MIDGAME = (15, 75)
 BLANKS = (0, 1, 2)
 BUDGET = 0.1  # seconds
 TOP = 10
-TOP_POSITIONS_WITH_TWO_BLANKS = 5  # the best 10 cost what the best one does
 OPENING = "облмеоб"
-# The branch and bound's rows before this change: (median, p95) in ms by blank count.
-BEFORE = {0: (58.56, 975), 1: (2252, 16728), 2: (97488, 267367)}
+# ClusterSearch's first version's rows (commit 564f3c6): (median, p95) in ms by blank count,
+# of the full search and of moves(top=TOP) (with two blanks on the first 5 positions only).
+BEFORE = {0: (13.44, 75.30), 1: (157, 2816), 2: (2433, 45323)}
+BEFORE_TOP = {0: (14.53, 78.37), 1: (138, 3013), 2: (16531, 45091)}
 
 row = partial(common.row, "erudit")
 
@@ -106,10 +109,9 @@ def run() -> list[dict]:
             points["full"].append(best)
             clusters.append(len(search.seen))
             groups.append(len(search.tried))
-            if blanks < 2 or len(seconds["top"]) < TOP_POSITIONS_WITH_TWO_BLANKS:
-                started = time.process_time()
-                ClusterSearch(cw._turn_search(board, codes, None), cover).best(TOP)
-                seconds["top"].append(time.process_time() - started)
+            started = time.process_time()
+            ClusterSearch(cw._turn_search(board, codes, None), cover).best(TOP)
+            seconds["top"].append(time.process_time() - started)
             hurried = ClusterSearch(cw._turn_search(board, codes, None), cover,
                                     time.perf_counter() + BUDGET)
             found = hurried.best(1)
@@ -131,13 +133,14 @@ def run() -> list[dict]:
                              ("full", "full search (exact)"),
                              ("top", f"moves(top={TOP}) with turns, "
                                      f"{len(seconds['top'])} positions")):
+            before = {"full": BEFORE, "top": BEFORE_TOP}.get(method)
             note = ""
-            if method == "full":
-                note = f"before: {BEFORE[blanks][0]:,} ms (the branch and bound)"
+            if before:
+                note = f"before: {before[blanks][0]:,} ms (commit 564f3c6)"
             rows.append(row(f"{label}: {name}, time per turn, median",
                             statistics.median(seconds[method]) * 1000, "ms", note=note))
-            if method == "full":
-                note = f"before: {BEFORE[blanks][1]:,} ms; "
+            if before:
+                note = f"before: {before[blanks][1]:,} ms; "
             rows.append(row(f"{label}: {name}, time per turn, p95",
                             p95(seconds[method]) * 1000, "ms",
                             note=f"{note}max {max(seconds[method]) * 1000:,.0f} ms"))
