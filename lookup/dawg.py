@@ -411,7 +411,7 @@ class Lexicon:
         found = []
         for length in lengths:  # longest first; rows are in code point order within a length
             rows = self._rows_by_length[length]
-            fixed = [(column, letter) for column, letter in enumerate(head)]
+            fixed = list(enumerate(head))
             fixed += [(length - len(tail) + i, letter) for i, letter in enumerate(tail)]
             hits = None
             for column, letter in fixed:
