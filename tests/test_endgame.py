@@ -240,6 +240,47 @@ def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
     assert grown == [(32, 18), (32, 48), (16, 8), (16, 24)]
 
 
+def test_the_first_play_search_finds_the_first_play_of_the_list():
+    # The kernel tries a list's first play before making the list (endgame_kernel._first_play,
+    # one best-play search): it must be the first play of the sorted list (play_order), ties
+    # included, on full racks, blanks kept, and on cuts of them.
+    from lookup.crossword import endgame_kernel
+    from lookup.crossword.endgame import _kernel, _packed, _Workspace, play_order, play_tiles
+    from lookup.crossword.engine_kernel import R_LENGTH, R_SCORE, RECORD_FIELDS
+
+    game = "scrabble-en"
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    cw, space, first_play = engine.cw, _Workspace(engine), _kernel(False)["_first_play"]
+    rng = random.Random(35)
+    compared = tied = 0
+    for position in [p for p in selfplay_positions(game) if not p["bag"]]:
+        board = cw.parse_board(position["board"])
+        cells = engine.cells(board)
+        other = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(position["rack"])))
+        for tiles in (position["rack"], other, cut(rng, position["rack"], 3), cut(rng, other, 3)):
+            rack = engine.rack_counts(tiles, board)
+            out, count = engine.search_cells(cells, rack)
+            plays = sorted((tuple(out[at:at + RECORD_FIELDS + out[at + R_LENGTH]])
+                            for at in range(0, count * engine.width, engine.width)),
+                           key=play_order)
+            racks = list(rack) + [0] * endgame_kernel.CODES
+            staged = [0] * space.width
+            state = [0] * endgame_kernel.STATE
+            found = first_play(*engine.kernel_constants, cells, racks, 0, space.first_keys,
+                               space.first_values, space.records, space.equity, staged, 0,
+                               state)
+            assert found == (count > 0), tiles
+            if not count:
+                continue
+            placed = staged[endgame_kernel.M_PLACED]
+            assert (staged[endgame_kernel.M_SCORE], tuple(staged[2:2 + placed])) == (
+                plays[0][R_SCORE], _packed(play_tiles(plays[0], cells, engine.size))), tiles
+            compared += 1
+            tied += len(plays) > 1 and play_order(plays[1])[:2] == play_order(plays[0])[:2]
+    # 137 racks, 38 of them with the first place tied (blanks, one-tile plays).
+    assert (compared, tied) == (137, 38)
+
+
 def test_the_kernel_refuses_a_game_without_repeated_words():
     engine = MoveEngine(fixture_game("erudit-ru"), compiled=False)
     board = engine.cw.parse_board("\n".join("." * 15 for _ in range(15)))
