@@ -550,3 +550,29 @@ def test_moves_by_equity_rank_turns_with_the_exchanges_and_the_pass():
             exchanges_ranked += sum(1 for m in got if m.kind == "exchange")
             compared += 1
     assert compared == 24 and exchanges_ranked > 0
+
+
+# Fixture positions whose racks, cut to 5 tiles, are given 1 or 2 blanks (tests/crossword_support
+# blank_variant): the search with its bounds at work (the best 1, 3 and 10) finds the plain
+# search's best turns, ties included; the legal turns of those positions.
+PRUNED_BLANK_CASES = {1: [9, 54, 63, 72, 81, 90, 108, 117, 126, 135, 162, 171, 180, 189],
+                      2: [63, 72, 126, 135]}
+PRUNED_BLANK_TURNS = {1: 41019, 2: 18824}
+
+
+@pytest.mark.parametrize("blanks", sorted(PRUNED_BLANK_CASES))
+def test_the_bounded_search_with_blanks_finds_the_plain_search_s_best_turns(blanks):
+    from crossword_support import blank_variant
+
+    cw = fixture_game(GAME)
+    positions = selfplay_positions(GAME)
+    turns = 0
+    for number in PRUNED_BLANK_CASES[blanks]:
+        board = cw.parse_board(positions[number]["board"])
+        rack = blank_variant(cw, board, positions[number]["rack"][:5], blanks)
+        plain = turn_list(cw._turn_search(board, cw.rack_codes(rack, board), None).ranked())
+        for top in (1, 3, 10):
+            assert turn_list(cluster_turns(cw, board, rack, top)) == plain[:top], (
+                f"position {number} rack {rack!r} top {top}")
+        turns += len(plain)
+    assert turns == PRUNED_BLANK_TURNS[blanks]
