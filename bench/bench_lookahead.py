@@ -53,12 +53,15 @@ def sim_rows(cw, engine) -> list[dict]:
                                  iterations=SIM_ITERATIONS, kernel=kernel)
             seconds[kernel] += spent
     iterations = SIM_ITERATIONS * len(cases)
-    rows = [row("simulation, 10 candidates, 2 plies", iterations / seconds[True],
+    rate = iterations / seconds[True]
+    rows = [row("simulation, 10 candidates, 2 plies", rate,
                 "iterations/s", "Python lines", iterations / seconds[False],
                 note=f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
-                "before 30), one core; 97 % of the time is the kernel's ~20 best-play searches "
-                "per iteration, ~130 us each (board setup ~8 us, the GADDAG walk the rest): "
-                "1,000/s needs ~50 us per search; macondo 1.44 ms per iteration",
+                "before 30), one core; 97 % of the time is the kernel's 20 best-play searches "
+                f"per iteration, ~{0.97e6 / (20 * rate):.0f} us each (board setup ~8 us, the "
+                "GADDAG walk the rest, memory-bound: ~1,000 walk steps per search; a blank "
+                "rack's search costs ~9 times another's): 1,000/s needs ~50 us per search; "
+                "macondo 1.44 ms per iteration",
                 higher_is_better=True)]
     ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
     seconds = 0.0
@@ -151,7 +154,7 @@ def depth_rows(engine) -> list[dict]:
                         note=f"{nodes / max(searches, 1):.1f} nodes per move-engine search "
                         f"(a list, a list's first play or a horizon's best play), "
                         f"{searches / sum(times):,.0f} such searches/s, nearly all the time "
-                        "(each ~14 us of board setup on a late board, then the walk): "
+                        "(each ~8 us of board setup, then the GADDAG walk): "
                         "1,000,000 nodes/s needs cross-checks kept up to date move by move and "
                         "plays found without walking every anchor",
                         higher_is_better=True))
