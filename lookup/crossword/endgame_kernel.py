@@ -11,8 +11,8 @@ EndgameSearch and with plain minimax).
 One difference in work, none in the search: a node's list is made only when needed. After the
 table's move, the list's first play is found by one best-play search (_first_play), and the
 list is made only if that play does not reach beta: in a 5-ply search of self-play endgames
-97 % of the nodes that needed a list were cut by that play (and a best-play search costs about
-a third to three quarters of a list, more of it on full racks).
+97 % of the nodes that needed a list were cut by that play (a best-play search costs 45-80 %
+of a list on endgame boards: 45 % with 3 tiles, 75 % with 7).
 
 The search keeps its whole state in arrays (`state`, the frames of an explicit stack), so
 `run` can stop after a number of nodes and resume where it stopped: the caller reads the clock
