@@ -737,6 +737,28 @@ def test_pasted_board_is_checked_as_python_checks_it(finder, runtime):
     assert board_on_page(page) == other
 
 
+def test_a_board_typed_into_the_box_as_it_opens_is_kept(finder):
+    # The box's toggle event comes after it is open: a board typed (or filled by a test) at
+    # once must survive it (it was overwritten with the board on screen, a flaky test).
+    page = finder.page
+    kept = page.evaluate("""() => new Promise((resolve) => {
+        const box = document.getElementById("paste");
+        const text = document.getElementById("board-text");
+        box.addEventListener("toggle", () => resolve(text.value), {once: true});
+        box.open = true;
+        text.value = "typed at once";
+    })""")
+    assert kept == "typed at once"
+    # Closing drops what was not used: the box opens again on the board.
+    page.evaluate("""() => new Promise((resolve) => {
+        const box = document.getElementById("paste");
+        box.addEventListener("toggle", () => resolve(), {once: true});
+        box.open = false;
+    })""")
+    page.click("#paste summary")
+    assert page.input_value("#board-text") == ("." * 15 + "\n") * 15
+
+
 @pytest.mark.parametrize("rack", ["zz", "ab1", "abcdefgh", "a??"])
 def test_bad_rack_gets_python_s_message(finder, runtime, rack):
     page = finder.page

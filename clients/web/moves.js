@@ -716,7 +716,10 @@ export class MoveFinder {
     $("clear").addEventListener("click", () => this.clearBoard());
     $("use-board").addEventListener("click", () => this.useBoardText($("board-text").value));
     $("paste").addEventListener("toggle", () => {
-      $("board-text").value = boardText(this.squares, this.size);
+      // Closing drops the edits not used, so the box opens on the board (changed() keeps it
+      // current). Not on opening: the toggle event comes after the box is open, and would
+      // overwrite a board typed or pasted into it at once.
+      if (!$("paste").open) $("board-text").value = boardText(this.squares, this.size);
     });
     $("copy-link").addEventListener("click", async () => {
       try {
