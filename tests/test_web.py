@@ -447,8 +447,8 @@ def address_board(text: str) -> str:
 def finder(browser, artifacts):  # noqa: F811 (the fixture)
     opened = Site(browser, artifacts / "web")
     opened.open("index.html#moves")
-    # The page's first search (of the empty board) clears the messages when it starts: a test
-    # that acted before it ended could see its own message wiped (a flaky test, once).
+    # The page's first search (of the empty board) clears the messages when it starts: tests
+    # act once it has ended, so that it cannot clear theirs.
     opened.wait_text("#moves-status", "Type your rack to see the moves.")
     opened.page.wait_for_selector("#board .sq")
     yield opened
