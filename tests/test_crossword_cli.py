@@ -121,7 +121,8 @@ def test_bots_play_a_match(artifacts):
 def test_bots_unknown_bot_is_one_line(artifacts):
     result = wordpack(artifacts, "bots", "scrabble-en", "--a", "smart", "--pairs", "1")
     assert result.returncode == 1
-    assert result.stderr == "error: unknown bot 'smart'; the bots are greedy, equity, tile, sim\n"
+    assert result.stderr == ("error: unknown bot 'smart'; the bots are greedy, equity, tile, "
+                             "sim, turn-equity, turn-greedy\n")
 
 
 def test_selfplay_is_deterministic(artifacts, tmp_path):

@@ -235,7 +235,8 @@ def test_a_match_is_mirrored_and_deterministic(cli_artifacts, monkeypatch):  # n
     assert (first.spreads, first.points, first.turns) == \
         (again.spreads, again.points, again.turns)
     with pytest.raises(BadInput,
-                       match="unknown bot 'smart'; the bots are greedy, equity, tile, sim$"):
+                       match="unknown bot 'smart'; the bots are greedy, equity, tile, sim, "
+                             "turn-equity, turn-greedy$"):
         play_match("scrabble-en", "smart", "greedy", pairs=1, seed=1)
     crossword_game.cache_clear()
 

@@ -5,10 +5,10 @@
     first, second = mirrored_pair(engine, bot_a, bot_b, seed=7)   # same tiles, seats swapped
 
 A player is a callable taking a Position (what the player to move sees) and returning a
-lookup Move: a play, an exchange or a pass. The game checks what it can cheaply (the tiles
-come from the rack and go on empty squares; an exchange only with exchange_min_bag tiles or
-more in the bag) and, with check=True, the play's legality and score (CrosswordGame.validate
-and score).
+lookup Move: a play, a turn (placement = "multi", Erudit: its parts laid in order), an exchange
+or a pass. The game checks what it can cheaply (the tiles come from the rack and go on empty
+squares; an exchange only with exchange_min_bag tiles or more in the bag) and, with
+check=True, the play's or turn's legality and score (CrosswordGame.validate and score).
 
 Rules (data from the game's rules file, lookup/crossword/game.py Rules):
 - The bag holds the whole set (letters in alphabet order, then the blanks), shuffled once by
@@ -16,9 +16,11 @@ Rules (data from the game's rules file, lookup/crossword/game.py Rules):
   seat order. Exchanged tiles go back to the bag, which the same generator shuffles again.
   The same seed gives the same game for the same players; a mirrored pair plays one seed
   twice with the seats swapped.
-- After a play the player draws back to a full rack. The game ends when a player's rack is
-  empty with the bag empty ("out"), or after `scoreless_turns_end` scoreless turns in a row
-  (passes, exchanges and plays scoring 0) ("scoreless").
+- After a play the player draws back to a full rack; after a turn, once, when all its parts
+  are laid (the turn scores move.score, its score under the turn rules, lookup/crossword/turn.py).
+  A turn counts as a play below. The game ends when a player's rack is empty with the bag
+  empty ("out"), or after `scoreless_turns_end` scoreless turns in a row (passes, exchanges
+  and plays scoring 0) ("scoreless").
 - Rack adjustments at the end, the same in all four games: a player who went out gains the
   value of every other rack, and every other player loses the value of their own rack; at a
   scoreless end every player loses the value of their own rack. (Scrabble's tournament rules;
@@ -206,19 +208,30 @@ class Game:
         rack.remove(tile)
 
     def _play(self, seat: int, move: Move) -> None:
+        """Lay a play, or a turn's parts one after the other; score it; draw once."""
         rack = self.racks[seat]
-        size = self.rules.layout.size
         if self.check:
             board = self.board()
             reasons = self.cw.validate(board, move, rack=self.rack_text(seat))
             if reasons:
-                raise BadInput(f"illegal play {move.notation()}: {reasons[0]}")
+                raise BadInput(f"illegal {move.kind} {move.notation()}: {reasons[0]}")
             if self.cw.score(board, move) != move.score:
-                raise BadInput(f"play {move.notation()} scores {self.cw.score(board, move)}")
-        step = 1 if move.direction == "H" else size
-        index = move.row * size + move.col
+                raise BadInput(f"{move.kind} {move.notation()} scores "
+                               f"{self.cw.score(board, move)}")
+        for part in move.parts if move.kind == "turn" else (move,):
+            self._lay(rack, part, move)
+        self.scores[seat] += move.score
+        self._draw(rack, self.rules.rack_size - len(rack))
+
+    def _lay(self, rack: list, part: Move, move: Move) -> None:
+        """Put a play's new tiles on the board from the rack (`move`: the move it is part of,
+        named in errors).
+        """
+        size = self.rules.layout.size
+        step = 1 if part.direction == "H" else size
+        index = part.row * size + part.col
         to_lex = self.engine.to_lex
-        for code in move.key()[4]:
+        for code in part.key()[4]:
             if not self.codes[index]:
                 self._take(rack, 0 if code & BLANK else code, lambda: f"play {move.notation()}")
                 self.codes[index] = code
@@ -226,8 +239,6 @@ class Game:
             elif self.codes[index] != code:
                 raise BadInput(f"play {move.notation()} does not fit the board")
             index += step
-        self.scores[seat] += move.score
-        self._draw(rack, self.rules.rack_size - len(rack))
 
     def _exchange(self, seat: int, move: Move) -> None:
         if len(self.bag) < self.rules.exchange_min_bag:
@@ -247,7 +258,10 @@ class Game:
         """Play one turn; True while the game goes on."""
         seat = self.turn % len(self.players)
         move = self.players[seat](Position(self, seat))
-        if move.kind == "play":
+        laid = move.kind in ("play", "turn")
+        if laid:
+            if move.kind == "turn" and self.rules.placement != "multi":
+                raise BadInput(f"turn {move.notation()}: {self.cw.id} lays one line a turn")
             self._play(seat, move)
         elif move.kind == "exchange":
             self._exchange(seat, move)
@@ -256,8 +270,8 @@ class Game:
         if self.record:
             self.moves.append((seat, move.notation(), move.score))
         self.turn += 1
-        self.scoreless = 0 if move.kind == "play" and move.score else self.scoreless + 1
-        if move.kind == "play" and not self.racks[seat]:
+        self.scoreless = 0 if laid and move.score else self.scoreless + 1
+        if laid and not self.racks[seat]:
             self._end("out", seat)
             return False
         if self.scoreless >= self.rules.scoreless_turns_end:

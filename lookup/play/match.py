@@ -12,7 +12,10 @@ at most 14 tiles are unseen), clearly worse ones pruned by the stopping rule, th
 exchanges kept; with one tile in the bag the pre-endgame (10 candidates x each tile the bag may
 hold, each solved 4 plies deep); with the bag empty the endgame solver, at most 6 plies deep and
 no deeper round once 20,000 positions are searched; a budget counted in work, not seconds, so a
-match gives the same result on any machine; make_player's sim_budget changes it).
+match gives the same result on any machine; make_player's sim_budget changes it); and for games
+whose turn may lay several words (placement = "multi": Erudit) "turn-equity" (TurnEquityPlayer
+with the game's leave table: the turn laid part by part by equity) and "turn-greedy" (the greedy
+turn, CrosswordGame.best_turn(method="greedy"); with none, exchange or pass as "greedy").
 Pair k plays the game seed seed * PAIR_STRIDE + k twice (lookup/play/game.py mirrored_pair). A draw
 counts half a win. The 95 % interval of the win rate treats each pair as one sample (the two
 games of a pair are not independent): mean +- 1.96 standard errors of the pairs' win shares.
@@ -28,9 +31,16 @@ from lookup.crossword.equity import TileModel
 from lookup.crossword.game import crossword_game
 from lookup.errors import BadInput
 from lookup.play.game import mirrored_pair
-from lookup.play.players import EquityPlayer, SimPlayer, greedy_player
+from lookup.play.players import (
+    EquityPlayer,
+    SimPlayer,
+    TurnEquityPlayer,
+    greedy_player,
+    turn_greedy_player,
+)
 
-PLAYERS = ("greedy", "equity", "tile", "sim")
+PLAYERS = ("greedy", "equity", "tile", "sim", "turn-equity", "turn-greedy")
+TURN_PLAYERS = ("turn-equity", "turn-greedy")
 SIM_BUDGET = {"candidates": 10, "plies": 2, "iterations": 60, "to_end_unseen": 14,
               "endgame_plies": 6, "endgame_nodes": 20000, "endgame_seconds": None,
               "pre_endgame_candidates": 10, "pre_endgame_plies": 4}
@@ -50,14 +60,27 @@ def sim_options(sim_budget: dict | None = None) -> dict:
     return {**SIM_BUDGET, **(sim_budget or {})}
 
 
+def refuse_turn_bot(name: str, cw) -> None:
+    """Refuse a turn bot (TURN_PLAYERS) for a game that lays one line a turn.
+
+    Raises:
+        BadInput: `name` is a turn bot and the game's placement is not "multi".
+    """
+    if name in TURN_PLAYERS and cw.rules.placement != "multi":
+        raise BadInput(f"the bot {name!r} lays multi-word turns; {cw.id} lays one line a turn: "
+                       f"use {', '.join(p for p in PLAYERS if p not in TURN_PLAYERS)}")
+
+
 def make_player(name: str, cw, sim_budget: dict | None = None):
     """The bot called `name` for a game (PLAYERS); `sim_budget` changes the sim bot's
     SIM_BUDGET (SimPlayer's arguments, e.g. {"seconds": 1.0, "iterations": None}).
 
     Raises:
-        BadInput: an unknown name.
-        ArtifactMissing: "equity", "tile" or "sim" without a built leave table.
+        BadInput: an unknown name, or a turn bot (TURN_PLAYERS) for a game that lays one line
+            a turn.
+        ArtifactMissing: "equity", "tile", "sim" or "turn-equity" without a built leave table.
     """
+    refuse_turn_bot(name, cw)
     if name == "greedy":
         return greedy_player
     if name == "equity":
@@ -67,6 +90,10 @@ def make_player(name: str, cw, sim_budget: dict | None = None):
     if name == "sim":
         cw.leaves()  # the simulation's leave is the table: refuse the bot without one
         return SimPlayer(**sim_options(sim_budget))
+    if name == "turn-equity":
+        return TurnEquityPlayer(cw.leaves())
+    if name == "turn-greedy":
+        return turn_greedy_player
     raise BadInput(f"unknown bot {name!r}; the bots are {', '.join(PLAYERS)}")
 
 
@@ -186,11 +213,14 @@ def play_match(game_id: str, a: str, b: str, pairs: int, seed: int, workers: int
         sim_budget: changes to the sim bot's budget per move (sim_options).
 
     Raises:
-        BadInput: an unknown bot, or fewer than one pair or worker.
+        BadInput: an unknown bot, a turn bot for a game that lays one line a turn, or fewer
+            than one pair or worker.
     """
     for name in (a, b):
         if name not in PLAYERS:
             raise BadInput(f"unknown bot {name!r}; the bots are {', '.join(PLAYERS)}")
+        if name in TURN_PLAYERS:
+            refuse_turn_bot(name, crossword_game(game_id))
     if pairs < 1 or workers < 1:
         raise BadInput("a match needs at least one pair and one worker")
     sim_options(sim_budget)  # an unknown option is bad input before any game starts

@@ -4,6 +4,8 @@
     player = SimPlayer(iterations=50)
 
 - greedy_player: the best-scoring play.
+- turn_greedy_player: under placement = "multi" (Erudit), the greedy turn
+  (CrosswordGame.best_turn(method="greedy")).
 - EquityPlayer: the move of the highest equity, score + leave (lookup/crossword/equity.py).
 - TurnEquityPlayer: under placement = "multi" (Erudit), a turn of several words built part by
   part by equity.
@@ -40,6 +42,20 @@ def greedy_player(position: Position) -> Move:
     record, _equity = engine.search_cells(position.cells, position.rack_counts, best=True)
     if record is not None:
         return engine.move(record, position.board)
+    if position.bag >= position.game.rules.exchange_min_bag:
+        return Move("exchange", exchanged=position.rack)
+    return Move("pass")
+
+
+def turn_greedy_player(position: Position) -> Move:
+    """Under placement = "multi" (Erudit), the greedy turn: the best-scoring play, then the best
+    one the tiles left allow, until none fits (CrosswordGame.best_turn(method="greedy"), the
+    words on the board counted for the repeated-word rule); with none, exchange or pass as
+    greedy_player.
+    """
+    move = position.game.cw.best_turn(position.board, position.rack, method="greedy")
+    if move is not None:
+        return move
     if position.bag >= position.game.rules.exchange_min_bag:
         return Move("exchange", exchanged=position.rack)
     return Move("pass")
@@ -111,8 +127,7 @@ class TurnEquityPlayer:
     tiles kept: a part's score as laid may count a word of the turn that a later part
     extends); then, like EquityPlayer, it exchanges instead when the best exchange is worth
     more, and passes when nothing fits. Greedy, one engine search a part: the exact turn by
-    equity is CrosswordGame.search_turns(by="equity"). Game (lookup/play/game.py) lays
-    single-line plays only so far, so the bot is not among lookup/play/match.py's PLAYERS.
+    equity is CrosswordGame.search_turns(by="equity"). lookup/play/match.py's "turn-equity".
 
     Args:
         model: the leave model: `lookup(keys)` gives values (LeaveValues, TileModel).
