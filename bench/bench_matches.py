@@ -2,7 +2,8 @@
 with a leave table, and the learned table against the per-tile model on scrabble-en, in
 mirrored pairs (lookup/play/match.py). Goals on scrabble-en: at least 65 % and +35 points per game
 against greedy over 10,000 pairs (macondo's leave bot: 64.5 %, +34.9), and at least 53 %
-against the per-tile model.
+against the per-tile model. On erudit-ru also the turn bots (multi-word turns, issue 34): at least
+65 % for turn-equity against the single-line equity bot and 58 % against turn-greedy.
 
 Pairs per match: MATCH_PAIRS (scrabble-en) and MATCH_PAIRS_OTHER (the other games), processes:
 MATCH_WORKERS; the deals come from seed MATCH_SEED. MATCH_GAMES (space-separated ids) plays
@@ -56,4 +57,7 @@ def run() -> list[dict]:
         rows.append(match_row(game, "equity", "greedy", pairs))
         if game == "scrabble-en":
             rows.append(match_row(game, "equity", "tile", pairs))
+        if game == "erudit-ru":
+            rows.append(match_row(game, "turn-equity", "equity", pairs))
+            rows.append(match_row(game, "turn-equity", "turn-greedy", pairs))
     return rows
