@@ -667,7 +667,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "positions (the same answer on any machine; default: no limit)")
     sub = command(bots, json_opt)
     sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
-    sub.add_argument("--a", default="equity", help="bot A: greedy, equity, tile or sim (equity)")
+    sub.add_argument("--a", default="equity", help="bot A: greedy, equity, tile or sim; in "
+                     "games of multi-word turns (Erudit) also turn-equity or turn-greedy (equity)")
     sub.add_argument("--b", default="greedy", help="bot B (greedy)")
     sub.add_argument("--pairs", type=positive_int, default=100,
                      help="mirrored pairs: one deal played twice, seats swapped (100)")
