@@ -3,7 +3,8 @@ artifacts.
 
 For each game with a leave table: its bytes and load time, one lookup (cw.leave, and a batch
 of 128 keys: one rack's sub-leaves), moves(by="equity") against moves() on midgame positions,
-and equity self-play games per second against greedy ones (the compiled engine, one core).
+and equity self-play games per second against greedy ones (the compiled engine, one core); for
+Erudit also the turn-equity bot's (multi-word turns).
 Times are CPU seconds of the process (time.process_time).
 """
 
@@ -56,7 +57,7 @@ def moves_rows(cw, game) -> list[dict]:
 def games_rows(cw, game) -> list[dict]:
     from lookup.crossword.engine import move_engine
     from lookup.play.game import play_game
-    from lookup.play.players import EquityPlayer, greedy_player
+    from lookup.play.players import EquityPlayer, TurnEquityPlayer, greedy_player
 
     engine = move_engine(cw, True)
     player = EquityPlayer(cw.leaves())
@@ -65,9 +66,18 @@ def games_rows(cw, game) -> list[dict]:
                                 for s in range(SELFPLAY_GAMES)])
     greedy, _ = timed(lambda: [play_game(engine, [greedy_player, greedy_player], s)
                                for s in range(SELFPLAY_GAMES)])
-    return [row(f"{game}: equity self-play", SELFPLAY_GAMES / seconds, "games/s",
+    rows = [row(f"{game}: equity self-play", SELFPLAY_GAMES / seconds, "games/s",
                 "greedy self-play", SELFPLAY_GAMES / greedy,
                 f"{SELFPLAY_GAMES} games, compiled engine, one core", higher_is_better=True)]
+    if cw.rules.placement == "multi":  # Erudit: the bot of multi-word turns (issue 34: >= 10)
+        turns = TurnEquityPlayer(cw.leaves())
+        turn_seconds, _ = timed(lambda: [play_game(engine, [turns, turns], s)
+                                         for s in range(SELFPLAY_GAMES)])
+        rows.append(row(f"{game}: turn-equity self-play", SELFPLAY_GAMES / turn_seconds,
+                        "games/s", "equity self-play", SELFPLAY_GAMES / seconds,
+                        f"{SELFPLAY_GAMES} games, compiled engine, one core",
+                        higher_is_better=True))
+    return rows
 
 
 def run() -> list[dict]:
