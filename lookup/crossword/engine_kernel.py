@@ -370,29 +370,6 @@ def _rack_setup(rack, full, left, rack_tiles):
     return kinds, rack_mask, in_rack
 
 
-def _rack_values(values, full, rack_tiles, kinds, in_rack):
-    """The values of the rack's tiles, largest first (blanks 0, at the end).
-
-    No kernel function calls it since the search stopped bounding anchors; kept because
-    lookup/crossword/turn_kernel.py imports it among the globals of its copy of `search`
-    (remove it with that import).
-    """
-    rack_values = int_array(in_rack)
-    k = 0
-    for j in range(kinds):
-        for _ in range(full[rack_tiles[j]]):
-            rack_values[k] = values[rack_tiles[j]]
-            k += 1
-    for i in range(1, in_rack):  # insertion sort, largest first
-        v = rack_values[i]
-        j = i - 1
-        while j >= 0 and rack_values[j] < v:
-            rack_values[j + 1] = rack_values[j]
-            j -= 1
-        rack_values[j + 1] = v
-    return rack_values
-
-
 def _anchor_order(params, anchor, visit):
     """List the anchors in `visit` (base + square), in (direction, square) order; return how
     many.

@@ -57,7 +57,6 @@ from lookup.crossword.engine_kernel import (
     _leave_key,
     _precedes,
     _rack_setup,
-    _rack_values,
     _write_record,
     bit_count,
     int_array,
@@ -74,7 +73,7 @@ _SEARCH_GLOBALS = (_CODES, _F_AFTER, _F_CHILD, _F_CODE, _F_ENDS, _F_GOING, _F_LA
                    _F_NODE, _F_ONWARD, _F_PHASE, _F_RMASK, _F_SQUARE, _F_START, _F_TILE, _FRAME,
                    ALL_PLAYS, BEST_PLAY, P_ALL_LETTERS, P_BINGO, P_MAX_LENGTH, P_MIN_LENGTH,
                    P_RACK_SIZE, P_ROOT, RECORD_FIELDS, _anchor_order, _leave_key, _precedes,
-                   _rack_setup, _rack_values, _write_record, bit_count, int_array, leave_slot,
+                   _rack_setup, _write_record, bit_count, int_array, leave_slot,
                    NO_CROSS_WORD, score_new_tiles, ARC_ACCEPTS, ARC_CHILD_SHIFT, BLANK,
                    LETTER_MASK)
 
