@@ -506,8 +506,13 @@ def test_real_moves_equal_python_in_chromium(real_page, game):
         calls.append(["moves", board_text, rack, {"top": 40}])
         expected.append(list(python_answer(lambda: moves[:40])))
         if k % 3 == 0:
+            # Erudit's top ranks multi-word turns in Python; the JS finder lists single-line
+            # plays, so its first 40 by equity are the head of Python's full list.
             calls.append(["moves", board_text, rack, {"by": "equity", "top": 40}])
-            expected.append(list(python_answer(cw.moves, board, rack, by="equity", top=40)))
+            expected.append(list(
+                python_answer(lambda: cw.moves(board, rack, by="equity")[:40])
+                if cw.rules.placement == "multi"
+                else python_answer(cw.moves, board, rack, by="equity", top=40)))
         calls.append(["bestTurn", board_text, rack, {"method": "greedy"}])
         expected.append(list(python_answer(cw.best_turn, board, rack, method="greedy")))
         if k % 4 == 0:
