@@ -102,3 +102,14 @@ def rank_by_equity(game, model, moves: list, rack, unseen, bag: int) -> list:
         move.leave = round(value, 4)
         move.equity = round(move.score + value, 4)
     return sorted(moves, key=lambda move: -move.equity)
+
+
+def kept_set_values(model, game_keys, bag: int, tile_value, opponent_rack: int) -> np.ndarray:
+    """The leave term of each kept set, given by its leave key in game codes: the model's
+    values while the bag holds tiles (`model` unused otherwise), else the end-of-bag formula
+    against an opponent's rack worth `opponent_rack`.
+    """
+    if bag:
+        return np.asarray(model.lookup(game_keys), dtype=np.float64)
+    return np.array(end_of_bag_values([codes_of_key(int(k)) for k in game_keys], tile_value,
+                                      opponent_rack), dtype=np.float64)

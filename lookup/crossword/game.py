@@ -24,7 +24,7 @@ import time
 from lookup.crossword.board import Board, empty_board, parse_board
 from lookup.crossword.endgame import solve_endgame
 from lookup.crossword.engine import MAX_LEAVE_TILES, move_engine, numba_available
-from lookup.crossword.equity import end_of_bag_values, rank_by_equity
+from lookup.crossword.equity import end_of_bag_values, kept_set_values, rank_by_equity
 from lookup.crossword.leaves import LeaveValues, leaves_path, read_leaves
 from lookup.crossword.lexicon import GameLexicon, game_lexicon, lexicon_tables
 from lookup.crossword.move import Move
@@ -46,7 +46,7 @@ from lookup.crossword.placement import (
 from lookup.crossword.render import render
 from lookup.crossword.rules import Rules, load_rules
 from lookup.crossword.simulate import simulate
-from lookup.crossword.tiles import BLANK_CODE, TileSet, codes_of_key, key_of_codes
+from lookup.crossword.tiles import BLANK_CODE, TileSet, key_of_codes
 from lookup.crossword.turn import (
     connection_problems,
     played_set,
@@ -457,13 +457,10 @@ class CrosswordGame:
         end-of-bag formula against the unseen `pool`).
         """
         game_keys, lex_keys, _sizes = move_engine(self, compiled=True).sub_leave_keys(rack)
-        if bag:
-            values = self.leaves().lookup(game_keys).tolist()
-        else:
-            worth = self.rules.tiles.values
-            values = end_of_bag_values([codes_of_key(key) for key in game_keys.tolist()], worth,
-                                       sum(worth[c] for c in pool))
-        return dict(zip(lex_keys.tolist(), values))
+        worth = self.rules.tiles.values
+        values = kept_set_values(self.leaves() if bag else None, game_keys, bag, worth,
+                                 sum(worth[c] for c in pool))
+        return dict(zip(lex_keys.tolist(), values.tolist()))
 
     def _plays(self, board: Board, rack: list[int], top: int | None = None,
                leave_values: dict | None = None, compiled: bool | None = None) -> list[Move]:

@@ -17,11 +17,9 @@
   decision is deterministic: the simulation's seed is the player's seed plus the turn number.
 """
 
-import numpy as np
-
 from lookup.crossword.board import BLANK
 from lookup.crossword.endgame import solve_endgame
-from lookup.crossword.equity import end_of_bag_values
+from lookup.crossword.equity import kept_set_values
 from lookup.crossword.move import Move
 from lookup.crossword.simulate import pre_endgame, simulate
 from lookup.crossword.tiles import codes_of_key, key_of_codes
@@ -61,6 +59,19 @@ def turn_greedy_player(position: Position) -> Move:
     return Move("pass")
 
 
+def leaves_of_rack(model, position, rack: list) -> tuple:
+    """(game keys, lexicon keys, sizes, values) of every set `rack` can keep
+    (MoveEngine.sub_leave_keys), valued as equity values them (kept_set_values: the model with
+    tiles in the bag, the end-of-game terms against the opponents' racks without).
+    """
+    game = position.game
+    game_keys, lex_keys, sizes = game.engine.sub_leave_keys(rack)
+    opponent = 0 if position.bag else sum(game.rack_value(seat) for seat in range(len(game.racks))
+                                          if seat != position.seat)
+    values = kept_set_values(model, game_keys, position.bag, game.rules.tiles.values, opponent)
+    return game_keys, lex_keys, sizes, values
+
+
 class EquityPlayer:
     """A player (lookup/play/game.py) that makes the move of the highest equity.
 
@@ -85,14 +96,7 @@ class EquityPlayer:
         engine = game.engine
         rules = game.rules
         rack = game.racks[position.seat]
-        game_keys, lex_keys, sizes = engine.sub_leave_keys(rack)
-        if position.bag:
-            values = np.asarray(self.model.lookup(game_keys), dtype=np.float64)
-        else:
-            opponent = sum(game.rack_value(seat) for seat in range(len(game.racks))
-                           if seat != position.seat)
-            values = np.array(end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
-                                                game.rules.tiles.values, opponent))
+        game_keys, lex_keys, sizes, values = leaves_of_rack(self.model, position, rack)
         playable = sizes < len(rack)  # a play keeps fewer tiles than the rack holds
         table = engine.keyed_leave_table(lex_keys[playable], values[playable])
         record, equity = engine.search_cells(position.cells, position.rack_counts, best=True,
@@ -136,21 +140,6 @@ class TurnEquityPlayer:
     def __init__(self, model):
         self.model = model
 
-    def _leaves(self, position, rack: list):
-        """(game keys, lexicon keys, sizes, values) of every set `rack` can keep: EquityPlayer's
-        values (the model with tiles in the bag, the end-of-game terms without).
-        """
-        game = position.game
-        game_keys, lex_keys, sizes = game.engine.sub_leave_keys(rack)
-        if position.bag:
-            values = np.asarray(self.model.lookup(game_keys), dtype=np.float64)
-        else:
-            opponent = sum(game.rack_value(seat) for seat in range(len(game.racks))
-                           if seat != position.seat)
-            values = np.array(end_of_bag_values([codes_of_key(int(k)) for k in game_keys],
-                                                game.rules.tiles.values, opponent))
-        return game_keys, lex_keys, sizes, values
-
     def __call__(self, position) -> Move:
         """The turn (or play, exchange, pass) for a Position (lookup/play/game.py)."""
         game = position.game
@@ -163,7 +152,7 @@ class TurnEquityPlayer:
         cells = position.cells.copy()
         counts = position.rack_counts.copy()
         board = start = position.board
-        first = self._leaves(position, rack)
+        first = leaves_of_rack(self.model, position, rack)
         leaves = first
         parts = []
         placed = []
@@ -183,7 +172,7 @@ class TurnEquityPlayer:
             kept = list(rack)
             for tile in part.used_tiles():
                 kept.remove(tile)
-            after = self._leaves(position, kept)
+            after = leaves_of_rack(self.model, position, kept)
             with_part = turn_score(rules, start, placed + part.placed) if parts else part.score
             with_equity = with_part + float(after[3][after[2] == len(kept)][0])
             if parts and with_equity <= equity:
