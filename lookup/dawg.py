@@ -408,16 +408,17 @@ class Lexicon:
         lengths = sorted((n for n in self._rows_by_length if n >= shortest), reverse=True) \
             if star else [shortest] if shortest in self._rows_by_length else []
         codec = self._codec
+        # (column, byte) of each fixed letter: the tail's columns count from the word's end
+        # (negative), so one list serves every length.
+        fixed = [(column, letter.encode(codec)[0])
+                 for column, letter in [*enumerate(head),
+                                        *enumerate(tail, start=-len(tail))]
+                 if letter != BLANK_SYMBOL]
         found = []
         for length in lengths:  # longest first; rows are in code point order within a length
             rows = self._rows_by_length[length]
-            fixed = list(enumerate(head))
-            fixed += [(length - len(tail) + i, letter) for i, letter in enumerate(tail)]
             hits = None
-            for column, letter in fixed:
-                if letter == BLANK_SYMBOL:
-                    continue
-                byte = letter.encode(codec)[0]
+            for column, byte in fixed:
                 if hits is None:
                     hits = np.flatnonzero(rows[:, column] == byte)
                 else:
