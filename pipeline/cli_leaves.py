@@ -26,6 +26,12 @@ def register(app: typer.Typer) -> None:
         scheduler: str = typer.Option("", "--scheduler",
                                       help="Address of a Dask scheduler (default: a local "
                                       "cluster)."),
+        player: str = typer.Option("equity", "--player",
+                                   help="Self-play bot: equity, or turn-equity (turns of several "
+                                   "words, Erudit only)."),
+        initial_table: Path = typer.Option(None, "--initial-table",
+                                           help="Leave table the first iteration plays with "
+                                           "(default: every leave 0)."),
     ):
         """Learn a crossword game's leave values by iterated self-play and write the table,
         with its recipe beside it (<output>.json: the command, the figures, the sha256).
@@ -40,7 +46,8 @@ def register(app: typer.Typer) -> None:
         with Bars(rules.stem) as bars:
             recipe = train(rules, artifacts, games=games, iterations=iterations, seed=seed,
                            run_dir=run_dir, output=output, chunk=chunk, workers=workers,
-                           scheduler=scheduler or None, progress=bars.update)
+                           scheduler=scheduler or None, progress=bars.update, player=player,
+                           initial_table=initial_table)
         recipe = dict(recipe, command="wordpack-build " + " ".join(sys.argv[1:]),
                       sha256=sha256_file(output))
         with atomic_output(output.with_name(output.name + ".json"), "w") as out:
@@ -74,6 +81,9 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(2, "--workers", min=1,
                                     help="Processes of the local Dask cluster."),
         scheduler: str = typer.Option("", "--scheduler", help="Address of a Dask scheduler."),
+        initial_table: Path = typer.Option(None, "--initial-table",
+                                           help="The table the recipe started from, when it "
+                                           "did (its sha256 is in the recipe)."),
     ):
         """Train a committed leave table again from its recipe; fail unless the values match."""
         from lookup.errors import WordpackError
@@ -81,7 +91,8 @@ def register(app: typer.Typer) -> None:
 
         with Bars(rules.stem) as bars:
             same, recipe = reproduce(source, rules, artifacts, run_dir, workers,
-                                     scheduler or None, bars.update)
+                                     scheduler or None, bars.update,
+                                     initial_table=initial_table)
         if not same:
             raise WordpackError(f"{source}: retraining (code {recipe['code_version']} then, "
                                 "now this checkout) gives other values")

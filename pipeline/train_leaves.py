@@ -1,14 +1,17 @@
 """Leave tables learned by iterated self-play (macondo's method), the games run on Dask.
 
-One iteration: the equity bot (lookup/play/players.py EquityPlayer) plays itself with the
-previous iteration's table (the first iteration with every leave 0: the greedy bot plus exchanges).
-Every play or exchange made with tiles in the bag logs the full rack it was made from and the move's
-equity. A leave's raw value is the mean equity of the logged racks that contain it (each
-distinct sub-multiset of a rack counts once) minus the mean equity of all logged moves. Thin
-leaves are smoothed toward a prior from their one-tile-smaller neighbours: a leave L of n tiles
-seen c times gets (c * raw(L) + SMOOTHING * prior(L)) / (c + SMOOTHING), where prior(L) is the
-mean over its tiles t of value(L - t) + value(t) (0 for one tile; values of shorter leaves
-first). The next iteration plays with the new table.
+One iteration: the equity bot (lookup/play/players.py EquityPlayer, player "equity") plays
+itself with the previous iteration's table (the first iteration with every leave 0: the greedy bot
+plus exchanges; or with an initial table, e.g. a table learned before by another player). Under
+placement = "multi" (Erudit) the player may be "turn-equity" instead (TurnEquityPlayer: turns of
+several words chosen by score + leave). Every play, turn or exchange made with tiles in the bag
+logs the full rack it was made from and the move's equity. A leave's raw value is the mean
+equity of the logged racks that contain it (each distinct sub-multiset of a rack counts once)
+minus the mean equity of all logged moves. Thin leaves are smoothed toward a prior from their
+one-tile-smaller neighbours: a leave L of n tiles seen c times gets (c * raw(L) + SMOOTHING *
+prior(L)) / (c + SMOOTHING), where prior(L) is the mean over its tiles t of value(L - t) +
+value(t) (0 for one tile; values of shorter leaves first). The next iteration plays with the
+new table.
 
 Games run in chunks of `chunk` games, one Dask task each, on a LocalCluster of `workers`
 processes by default or on the scheduler at `scheduler`. Each finished chunk is saved to the
@@ -16,7 +19,9 @@ run directory (`iteration-<i>/chunk-<j>.npz`) and each finished iteration's tabl
 `iteration-<i>.leaves` (with its figures in `iteration-<i>.json`), so an interrupted run
 resumes where it stopped. The seeds of the games depend only on (seed, iteration, game
 number), so a run gives the same table however many workers play it. An iteration's `hours`
-are those of the run that finished it (a resumed iteration counts only its last run).
+are those of the run that finished it (a resumed iteration counts only its last run). The run
+directory keeps the options its games depend on (`run.json`: game, games, chunk, seed, player,
+initial table's sha256): resuming with others is refused, so one table never mixes two recipes.
 """
 
 import functools
@@ -32,7 +37,8 @@ import numpy as np
 from lookup.crossword.leaves import LeaveValues, leave_keys, read_leaves
 from lookup.crossword.rules import load_rules
 from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
-from lookup.formats import LEAVES_FORMAT, LEAVES_SCALE, LEAVES_VERSION
+from lookup.errors import BadInput
+from lookup.formats import LEAVES_FORMAT, LEAVES_SCALE, LEAVES_VERSION, sha256_file
 from lookup.headers import SEAL_FIELD, SEAL_ZEROS, sealed
 from pipeline.atomic import atomic_output
 
@@ -40,6 +46,9 @@ SMOOTHING = 50
 # Seeds of iteration i: seed * SEED_STRIDE + i * ITERATION_STRIDE + game number.
 SEED_STRIDE = 10**9
 ITERATION_STRIDE = 10**7
+# The self-play bots a table can be learned with (lookup/play/players.py); "turn-equity" only
+# under placement = "multi".
+PLAYERS = ("equity", "turn-equity")
 
 
 @functools.lru_cache(maxsize=2)
@@ -66,19 +75,21 @@ def _worker_model(game_id: str, artifacts: str, table: str | None):
 
 
 def play_chunk(game_id: str, artifacts: str, table: str | None, first_seed: int,
-               games: int, compiled: bool | None = None) -> dict:
+               games: int, compiled: bool | None = None, player: str = "equity") -> dict:
     """Self-play `games` games from `first_seed` on; the racks and equities they log
-    (`compiled`: the engine's path, lookup/crossword/engine.py move_engine).
+    (`compiled`: the engine's path, lookup/crossword/engine.py move_engine; `player`: one of
+    PLAYERS).
 
     Returns:
         {"racks": int64 rack keys, "equities": float32, "games", "turns", "points"}.
     """
     from lookup.play.game import play_game
-    from lookup.play.players import EquityPlayer
+    from lookup.play.players import EquityPlayer, TurnEquityPlayer
 
     engine = _worker_engine(game_id, artifacts, compiled)
     log: list = []
-    player = EquityPlayer(_worker_model(game_id, artifacts, table), log)
+    bot = {"equity": EquityPlayer, "turn-equity": TurnEquityPlayer}[player]
+    player = bot(_worker_model(game_id, artifacts, table), log)
     turns = points = 0
     for seed in range(first_seed, first_seed + games):
         result = play_game(engine, [player, player], seed)
@@ -190,7 +201,8 @@ def _client(scheduler: str | None, workers: int):
 
 def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_dir,
           output, chunk: int = 100, workers: int = 2, scheduler: str | None = None,
-          progress=None, compiled: bool | None = None) -> dict:
+          progress=None, compiled: bool | None = None, player: str = "equity",
+          initial_table=None) -> dict:
     """Train a game's leave table and write it to `output`; returns the recipe.
 
     Args:
@@ -206,16 +218,35 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
         scheduler: address of a running Dask scheduler, or None for a local cluster.
         progress: a callable(iteration, games done, games) after every chunk, or None.
         compiled: the workers' engine path (None: numba when installed).
+        player: the self-play bot, one of PLAYERS.
+        initial_table: the table the first iteration plays with, or None for all zeros.
+
+    Raises:
+        BadInput: an unknown player, "turn-equity" for a game of single-line plays, an
+            initial table of another game, or a run directory started with other options.
     """
     from dask.distributed import as_completed
 
     rules = load_rules(rules_path)
+    if player not in PLAYERS:
+        raise BadInput(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
+    if player == "turn-equity" and rules.placement != "multi":
+        raise BadInput(f"player turn-equity lays turns of several words, which {rules.id} does "
+                       "not allow (placement = \"line\"): use --player equity")
+    initial = None
+    if initial_table is not None:
+        initial_table = Path(initial_table).resolve()
+        read_leaves(initial_table, rules)  # of this game, sealed: checked before any game
+        initial = {"path": str(initial_table), "sha256": sha256_file(initial_table)}
     run_dir = Path(run_dir)
+    _check_run(run_dir, {"game": rules.id, "games_per_iteration": games, "chunk": chunk,
+                         "seed": seed, "player": player,
+                         "initial_table_sha256": initial and initial["sha256"]})
     artifacts = str(Path(artifacts).resolve())
     max_tiles = rules.rack_size - 1
     keys = leave_keys(rules.tiles.counts, max_tiles)
     history = []
-    table = None
+    table = initial_table
     client = None
     try:
         for iteration in range(iterations):
@@ -235,7 +266,7 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
                     base = seed * SEED_STRIDE + iteration * ITERATION_STRIDE
                     futures = {client.submit(play_chunk, rules.id, artifacts,
                                              str(table) if table else None, base + s,
-                                             min(chunk, games - s), compiled,
+                                             min(chunk, games - s), compiled, player,
                                              pure=False): s
                                for s in todo}
                     for future in as_completed(futures):
@@ -248,6 +279,7 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
                             progress(iteration, finished, games)
                 _learn(chunk_dir, keys, rules, max_tiles, table_path,
                        {"iteration": iteration, "games": games, "seed": seed,
+                        "player": player,
                         "hours": round((time.time() - iteration_started) / 3600, 3)})
             history.append(json.loads(table_path.with_suffix(".json").read_text()))
             table = table_path
@@ -255,13 +287,29 @@ def train(rules_path, artifacts, *, games: int, iterations: int, seed: int, run_
         if client is not None:
             client.close()
     recipe = {"game": rules.id, "games_per_iteration": games, "iterations": iterations,
-              "seed": seed, "chunk": chunk, "smoothing": SMOOTHING,
-              "code_version": code_version(),
-                    "hours": round(sum(h.get("hours", 0.0) for h in history), 3),
+              "seed": seed, "chunk": chunk, "smoothing": SMOOTHING, "player": player,
+              "initial_table": initial, "code_version": code_version(),
+              "hours": round(sum(h.get("hours", 0.0) for h in history), 3),
               "history": history}
     final = read_leaves(table, rules)
     write_leaves(output, final, recipe)
     return recipe
+
+
+def _check_run(run_dir: Path, options: dict) -> None:
+    """Record the options a run directory's games depend on, or refuse other ones."""
+    path = run_dir / "run.json"
+    if path.exists():
+        started = json.loads(path.read_text())
+        if started != options:
+            changed = ", ".join(f"{k} {started.get(k)!r} (now {v!r})" for k, v in options.items()
+                                if started.get(k) != v)
+            raise BadInput(f"{run_dir} was started with {changed}: resume it with its options "
+                           "or use another --run-dir")
+        return
+    run_dir.mkdir(parents=True, exist_ok=True)
+    with atomic_output(path, "w") as out:
+        json.dump(options, out, indent=1, sort_keys=True)
 
 
 def install_leaves(source, rules_path, output) -> LeaveValues:
@@ -277,16 +325,31 @@ def install_leaves(source, rules_path, output) -> LeaveValues:
 
 def reproduce(source, rules_path, artifacts, run_dir, workers: int = 2,
               scheduler: str | None = None, progress=None,
-              compiled: bool | None = None) -> tuple[bool, dict]:
-    """Train again with a committed table's recipe (its header); (same values?, recipe)."""
+              compiled: bool | None = None, initial_table=None) -> tuple[bool, dict]:
+    """Train again with a committed table's recipe (its header); (same values?, recipe).
+
+    A recipe that started from an initial table needs that table (`initial_table`, the file of
+    the recipe's sha256; a table replaced since is in the git history).
+
+    Raises:
+        BadInput: the recipe's initial table not given, or another file given.
+    """
     rules = load_rules(rules_path)
     committed = read_leaves(source, rules)
     recipe = committed.header["recipe"]
+    initial = recipe.get("initial_table")
+    if initial is None and initial_table is not None:
+        raise BadInput(f"{source}'s recipe starts from all zeros: drop the initial table")
+    if initial is not None and (initial_table is None
+                                or sha256_file(initial_table) != initial["sha256"]):
+        raise BadInput(f"{source}'s recipe starts from the table of sha256 {initial['sha256']} "
+                       f"(then {initial['path']}): pass that file as the initial table")
     output = Path(run_dir) / Path(source).name
     train(rules_path, artifacts, games=recipe["games_per_iteration"],
           iterations=recipe["iterations"], seed=recipe["seed"], run_dir=run_dir,
           output=output, chunk=recipe["chunk"], workers=workers, scheduler=scheduler,
-          progress=progress, compiled=compiled)
+          progress=progress, compiled=compiled, player=recipe.get("player", "equity"),
+          initial_table=initial_table)
     again = read_leaves(output, rules)
     return bool(np.array_equal(again.values, committed.values)), recipe
 

@@ -135,10 +135,14 @@ class TurnEquityPlayer:
 
     Args:
         model: the leave model: `lookup(keys)` gives values (LeaveValues, TileModel).
+        log: when a list, every turn, play or exchange made with tiles in the bag appends
+            (key of the rack before the move, the move's equity), as EquityPlayer's log: the
+            training data of pipeline/train_leaves.py (its player "turn-equity").
     """
 
-    def __init__(self, model):
+    def __init__(self, model, log: list | None = None):
         self.model = model
+        self.log = log
 
     def __call__(self, position) -> Move:
         """The turn (or play, exchange, pass) for a Position (lookup/play/game.py)."""
@@ -205,8 +209,12 @@ class TurnEquityPlayer:
                 returned = list(game.racks[position.seat])
                 for code in kept:
                     returned.remove(code)
-                move = Move("exchange", exchanged=game.tiles_text(returned))
-        return move if move is not None else Move("pass")
+                move, equity = Move("exchange", exchanged=game.tiles_text(returned)), value
+        if move is None:
+            return Move("pass")
+        if self.log is not None and position.bag:
+            self.log.append((key_of_codes(game.racks[position.seat]), float(equity)))
+        return move
 
 
 class SimPlayer:
