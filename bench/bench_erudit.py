@@ -1,7 +1,10 @@
 """Erudit multi-word turns on the real lexicon: points per turn and time per turn by method.
 
-Positions: the committed erudit-ru self-play positions (tests/fixtures/crossword/
-selfplay-erudit-ru.json, played by single-line greedy bots) with 15 to 75 tiles on the board
+Positions: the erudit-ru self-play positions of tests/fixtures/crossword/
+erudit-ru-single-line-games.json (POSITIONS_FILE: played by single-line greedy bots before the
+repeated-word rule; kept for this benchmark when `make crossword-positions` replayed
+selfplay-erudit-ru.json under the current rules, so that its figures stay comparable with the
+earlier ones below and in bench/results.md) with 15 to 75 tiles on the board
 and a full rack, for each blank count the first POSITIONS whose board leaves the set that many
 blanks, the rack given 0, 1 and 2 blanks (tests/crossword_support.py blank_variant: letters
 dropped from its end); the first 20, 14 and 6 are the positions of the rows before. Per
@@ -33,6 +36,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 
 GAME = "erudit-ru"
+POSITIONS_FILE = REPO / "tests" / "fixtures" / "crossword" / "erudit-ru-single-line-games.json"
 POSITIONS = 40
 MIDGAME = (15, 75)
 BLANKS = (0, 1, 2)
@@ -55,10 +59,11 @@ def p95(values):
 def midgame_positions(cw, blanks: int) -> list:
     """(board, rack) of the first POSITIONS midgame positions with a full rack whose board
     leaves `blanks` blanks, the rack given that many blanks."""
-    from crossword_support import blank_variant, selfplay_positions
+    from crossword_support import blank_variant
+    from pipeline.selfplay import read_selfplay
 
     found = []
-    for position in selfplay_positions(GAME):
+    for position in read_selfplay(POSITIONS_FILE)["positions"]:
         board = cw.parse_board(position["board"])
         if not (MIDGAME[0] <= sum(1 for _ in board.tiles()) <= MIDGAME[1]
                 and len(position["rack"]) == cw.rules.rack_size):

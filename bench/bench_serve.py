@@ -367,14 +367,7 @@ def _single_rows(server: Server) -> list[dict]:
     ms, errors = _figures(result, ["next (own opener)"])
     rows = _latency_rows("single: next after the player's own opener (off the tree), "
                          "wordle-en, 5/s", ms, errors)
-    import lookup
-    from lookup.crossword.turn import repeated_words
-
-    # The committed erudit-ru games predate the rule that a word is formed once: boards that
-    # hold a word twice are refused (400), so they are left out.
-    erudit = lookup.crossword_game("erudit-ru")
-    positions = [p for p in Workload._positions("erudit-ru")
-                 if not repeated_words(erudit.parse_board(p["board"]))]
+    positions = Workload._positions("erudit-ru")
     for label, seconds in (("full search", None), ("full search with seconds 0.5", 0.5)):
         turns = [{"label": "best_turn", "method": "POST",
                   "path": "/api/crossword/erudit-ru/best_turn",

@@ -9,7 +9,7 @@ from crossword_support import GAMES, fixture_game, selfplay_positions
 from lookup.crossword.engine import MoveEngine, move_engine
 from lookup.crossword.game import Move
 from lookup.errors import BadInput
-from lookup.play.game import Game, mirrored_pair, play_game
+from lookup.play.game import Game, Position, mirrored_pair, play_game
 from lookup.play.players import greedy_player
 
 
@@ -121,16 +121,38 @@ def test_mirrored_pair_deals_the_same_tiles_to_the_other_seat():
     assert game_two_first == game.rack_text(1)
 
 
-# The committed erudit-ru games were played before its repeat_words rule existed, and Erudit
-# self-play now lays multi-word turns: only the line games replay move for move.
+def history_turn_greedy_player():
+    """pipeline/selfplay.py's Erudit bot, for both seats: the greedy turn that forms no word
+    formed before in the game (`played_words`, its moves' words; the Game and
+    turn_greedy_player look at the words on the board only, which forget a word once it is
+    extended); with none, the whole rack exchanged when the bag allows, else a pass.
+    """
+    played: set[str] = set()
+
+    def play(position: Position) -> Move:
+        move = position.game.cw.best_turn(position.board, position.rack, method="greedy",
+                                          played_words=played)
+        if move is None:
+            if position.bag >= position.game.rules.exchange_min_bag:
+                return Move("exchange", exchanged=position.rack)
+            return Move("pass")
+        played.update(move.words)
+        return move
+
+    return play
+
+
+# pipeline/selfplay.py's bots: greedy plays; under placement = "multi" (Erudit), greedy turns
+# that repeat no word of the game.
 @pytest.mark.full
-@pytest.mark.parametrize("game", [g for g in GAMES if g != "erudit-ru"])
+@pytest.mark.parametrize("game", GAMES)
 def test_greedy_games_replay_the_committed_self_play(game):
     pytest.importorskip("numba")
     from lookup.crossword.game import crossword_game
 
-    engine = move_engine(crossword_game(game), compiled=True)
-    result = Game(engine, [greedy_player, greedy_player], seed=2024, record=True,
-                  check=True).run()
+    cw = crossword_game(game)
+    engine = move_engine(cw, compiled=True)
+    bot = history_turn_greedy_player() if cw.rules.placement == "multi" else greedy_player
+    result = Game(engine, [bot, bot], seed=2024, record=True, check=True).run()
     expected = [p["move"] for p in selfplay_positions(game) if p["game"] == 0]
     assert [notation for _seat, notation, _score in result.moves] == expected
