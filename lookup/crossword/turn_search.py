@@ -404,10 +404,13 @@ class ClusterSearch:
                     zone |= 1 << (r * n + c)
         return zone
 
-    def _add(self, cells: list, tiles: tuple, plays: tuple, counts: tuple, last: tuple | None):
-        """The cluster of `tiles` (on `cells`), or None when it was found before. `last`: the
-        tiles of its last part when that part extends one cluster (then a join needs a part
-        covering their zone, `joins`; see _joins), else None (its whole zone).
+    def _add(self, cells: list, tiles: tuple, new: list, zone_before: int, plays: tuple,
+             counts: tuple, extends: bool):
+        """The cluster of `tiles` (on `cells`), or None when it was found before. `new`: the
+        tiles of its last part; `zone_before`: the zone of the tiles before it (of the
+        cluster it extends, or of the clusters it joins). `extends`: the last part extends one
+        cluster (then a join needs a part covering the last part's zone, `joins`; see
+        _joins), else a join needs one covering its whole zone.
         """
         key = frozenset(tiles)
         known = self.seen.get(key)
@@ -430,10 +433,17 @@ class ClusterSearch:
         # A cluster that uses the rack's last tile has no extension and no other cluster
         # beside it, so no zone; one that leaves a tile joins no group (a group's other
         # clusters and its part need two), so its `joins` are not needed.
+        # The zone of the tiles before the last part loses the squares the part covers and
+        # gains the part's zone: a square it covers was the first empty square from a tile
+        # before, and the first empty square past it is in the part's zone.
         left = sum(counts)
-        k.zone = self._zone(cells, tiles) if left else 0
+        if left:
+            new_zone = self._zone(cells, new)
+            k.zone = zone_before & ~occupied | new_zone
+        else:
+            new_zone = k.zone = 0
         k.zone_squares = self._squares(k.zone)
-        k.joins = k.zone if last is None or left < 2 else self._zone(cells, last)
+        k.joins = new_zone if extends and left >= 2 else k.zone
         k.join_squares = self._squares(k.joins)
         new = {square for square, _code in tiles}
         runs = runs_through(cells, s.size, new)
@@ -453,10 +463,11 @@ class ClusterSearch:
         self.seen[key] = k
         return k
 
-    def _laid(self, base: tuple, plays: list, required: list, counts: tuple,
+    def _laid(self, base: tuple, zone: int, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
-        """The new clusters of the plays on the board with `base` laid whose tiles cover a
-        square of every bitmask of `required`; `extends`: the plays extend one cluster.
+        """The new clusters of the plays on the board with `base` laid (its zone `zone`)
+        whose tiles cover a square of every bitmask of `required`; `extends`: the plays
+        extend one cluster.
         """
         s = self.search
         cells = list(s.cells)
@@ -476,8 +487,8 @@ class ClusterSearch:
                 continue
             for square, code in new:
                 cells[square] = code
-            k = self._add(cells, base + tuple(new), plays_before + (play,),
-                          s._left(counts, new), tuple(new) if extends else None)
+            k = self._add(cells, base + tuple(new), new, zone, plays_before + (play,),
+                          s._left(counts, new), extends)
             for square, _code in new:
                 cells[square] = 0
             if k is not None:
@@ -513,7 +524,8 @@ class ClusterSearch:
                 for square, code in k.tiles:
                     cells[square] = code
                 plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
-                following += self._laid(k.tiles, plays, [k.zone], k.counts, k.plays, True)
+                following += self._laid(k.tiles, k.zone, plays, [k.zone], k.counts, k.plays,
+                                         True)
             level = following
 
     def _last_tiles(self) -> None:
@@ -533,7 +545,7 @@ class ClusterSearch:
                 continue
             self.expanded += 1
             plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
-            self._laid(k.tiles, plays, [k.zone], k.counts, k.plays, True)
+            self._laid(k.tiles, k.zone, plays, [k.zone], k.counts, k.plays, True)
 
     def _gain_bound(self, cells: list, occupied: int, squares, counts: tuple) -> int:
         """The most one more tile on one of `squares` can add to the score of the new tiles
@@ -589,7 +601,7 @@ class ClusterSearch:
 
     def _single_plays(self) -> list:
         s = self.search
-        return self._laid((), s.step(list(s.cells), list(s.rack)), [], s.rack, (), False)
+        return self._laid((), 0, s.step(list(s.cells), list(s.rack)), [], s.rack, (), False)
 
     def _joins(self) -> int:
         """Add the clusters a part makes by joining separate clusters (then their
@@ -833,11 +845,9 @@ class ClusterSearch:
         s = self.search
         n = self.size
         tiles = ()
-        plays = ()
         counts = s.rack
         for k in group:
             tiles += k.tiles
-            plays += k.plays
             counts = s._left(counts, k.tiles)
         cells = list(s.cells)
         for square, code in tiles:
@@ -846,7 +856,14 @@ class ClusterSearch:
         across = [square for square in first.join_squares if square // n in lines]
         down = [square for square in first.join_squares if n + square % n in lines]
         found = self.cover(cells, counts, across, down)
-        work = self._laid(tiles, found, [k.joins for k in group], counts, plays, False)
+        if not found:
+            return
+        zone = 0
+        plays = ()
+        for k in group:
+            zone |= k.zone
+            plays += k.plays
+        work = self._laid(tiles, zone, found, [k.joins for k in group], counts, plays, False)
         self._extend(work)
 
     # --- packings ------------------------------------------------------------------------
@@ -1014,10 +1031,14 @@ def covering_step(cw, compiled: bool) -> Callable:
     equity = np.zeros(1, dtype=np.float64)
     room = [np.zeros(512 * width, dtype=np.int64)]
 
+    # The flags are set for a call and cleared after it (one array for every call).
+    with_flags = base.copy()
+    across_flags = with_flags[PARAMS:PARAMS + n * n]
+    down_flags = with_flags[PARAMS + n * n:]
+
     def cover(cells, counts, across, down):
-        with_flags = base.copy()
-        with_flags[PARAMS + np.asarray(across, dtype=np.int64)] = 1
-        with_flags[PARAMS + n * n + np.asarray(down, dtype=np.int64)] = 1
+        across_flags[across] = 1
+        down_flags[down] = 1
         cells = np.array(cells, dtype=np.int64)
         counts = np.array(counts, dtype=np.int64)
         while True:
@@ -1027,6 +1048,10 @@ def covering_step(cw, compiled: bool) -> Callable:
             if count * width <= len(out):
                 break
             room[0] = np.zeros(count * width, dtype=np.int64)
+        across_flags[across] = 0
+        down_flags[down] = 0
+        if not count:
+            return []
         rows = out[:count * width].tolist()
         plays = [(-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
                   rows[at + R_START],
