@@ -9,7 +9,9 @@ flags per square appended). The GADDAG walk lets a play's left part pass
 over squares that are not anchors, and generates each play from the leftmost anchor it covers
 (engine_kernel.py), so with the mask it lists exactly the plays that cover a flagged anchor,
 each once, with the engine's scores and records. Every square next to a tile is an anchor, so
-flagging the squares a part must cover loses no play that covers one of them.
+flagging the squares a part must cover loses no play that covers one of them. `joins_reaching`
+runs it on many boards in one call, to tell which of a join's choices of blank letters have a
+play at all (ClusterSearch tries thousands, and one in a thousand has).
 
 One source for CPython and numba, like the engine's kernel: lookup/crossword/engine_numba.py
 compiled_extension compiles TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's
@@ -52,6 +54,10 @@ from lookup.crossword.engine_kernel import (
     P_ROOT,
     P_SIZE,
     PARAMS,
+    R_DIRECTION,
+    R_LENGTH,
+    R_LINE,
+    R_START,
     RECORD_FIELDS,
     _anchor_order,
     _leave_key,
@@ -107,5 +113,53 @@ covering_search.__qualname__ = "covering_search"
 covering_search.__doc__ = """engine_kernel.search with this module's `setup`: the plays that
 cover a square flagged in params[PARAMS:] (module docstring); same arguments and records."""
 
+def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                   squares, codes, tile_counts, rack, member_squares, no_keys, no_values,
+                   out, best_equity, reaching):
+    """Which of several boards have a covering play that reaches every member of a join:
+    choice c lays tiles squares[c, :tile_counts[c]] (codes[c, ...]) on `cells`, and
+    reaching[c] becomes 1 when one of the plays covering_search lists there (the squares
+    flagged in `params`, the tiles `rack`) puts a tile on a square flagged in every row of
+    `member_squares` (flags by square), or when its plays overflow `out` (so unknown).
+    ClusterSearch's joins call it for every choice of blank letters of a group's clusters at
+    once, then lay only the choices that reach.
+    """
+    size = params[P_SIZE]
+    width = RECORD_FIELDS + size
+    capacity = len(out) // width
+    members = member_squares.shape[0]
+    every = (1 << members) - 1
+    board = cells.copy()
+    for c in range(len(tile_counts)):
+        for t in range(tile_counts[c]):
+            board[squares[c, t]] = codes[c, t]
+        count = covering_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                                board, rack, no_keys, no_values, 0.0, ALL_PLAYS, out,
+                                best_equity)
+        if count > capacity:
+            reaching[c] = 1
+        for p in range(min(count, capacity)):
+            if reaching[c]:
+                break
+            at = p * width
+            if out[at + R_DIRECTION] == 0:
+                square = out[at + R_LINE] * size + out[at + R_START]
+                stride = 1
+            else:
+                square = out[at + R_START] * size + out[at + R_LINE]
+                stride = size
+            covered = 0
+            for _ in range(out[at + R_LENGTH]):
+                if not board[square]:
+                    for m in range(members):
+                        if member_squares[m, square]:
+                            covered |= 1 << m
+                square += stride
+            if covered == every:
+                reaching[c] = 1
+        for t in range(tile_counts[c]):
+            board[squares[c, t]] = cells[squares[c, t]]
+
+
 # Compiled by engine_numba.compiled_extension, callees first.
-TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search")
+TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "joins_reaching")

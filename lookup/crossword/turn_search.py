@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lookup.crossword.board import BLANK, LETTER_MASK, Board, runs_through
+from lookup.crossword.board import BLANK, LETTER_MASK, Board, run_bounds, runs_through
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
 from lookup.errors import BadInput
@@ -404,11 +404,11 @@ class ClusterSearch:
                     zone |= 1 << (r * n + c)
         return zone
 
-    def _add(self, cells: list, tiles: tuple, new: list, zone_before: int, plays: tuple,
+    def _add(self, cells: list, tiles: tuple, new: list, before: tuple, plays: tuple,
              counts: tuple, extends: bool):
         """The cluster of `tiles` (on `cells`), or None when it was found before. `new`: the
-        tiles of its last part; `zone_before`: the zone of the tiles before it (of the
-        cluster it extends, or of the clusters it joins). `extends`: the last part extends one
+        tiles of its last part; `before`: (zone, score, words) of the tiles before it (the
+        cluster it extends, or the clusters it joins). `extends`: the last part extends one
         cluster (then a join needs a part covering the last part's zone, `joins`; see
         _joins), else a join needs one covering its whole zone.
         """
@@ -436,25 +436,26 @@ class ClusterSearch:
         # The zone of the tiles before the last part loses the squares the part covers and
         # gains the part's zone: a square it covers was the first empty square from a tile
         # before, and the first empty square past it is in the part's zone.
+        zone_before, score_before, words_before = before
         left = sum(counts)
         if left:
             new_zone = self._zone(cells, new)
             k.zone = zone_before & ~occupied | new_zone
         else:
             new_zone = k.zone = 0
-        k.zone_squares = self._squares(k.zone)
+        k.zone_squares = _mask_squares(k.zone)
         k.joins = new_zone if extends and left >= 2 else k.zone
-        k.join_squares = self._squares(k.joins)
-        new = {square for square, _code in tiles}
-        runs = runs_through(cells, s.size, new)
-        k.score = score_runs(cells, new, runs, s.letter_mult, s.word_mult, s.values,
-                             s.rack_size, 0)
+        k.join_squares = _mask_squares(k.joins) if left >= 2 else []
+        # The words before, less those the part's words swallow, and the part's words.
+        gain, formed, swallowed = self._part_words(cells, occupied, new)
+        k.score = score_before + gain
         k.words = ()
         k.legal = True
         if s.played is not None:
-            k.words = tuple("".join(s.letters[(cells[square] & LETTER_MASK) - 1]
-                                    for square in range(first, last + 1, step))
-                            for first, last, step in runs)
+            words = list(words_before)
+            for run in swallowed:
+                words.remove(self._word(cells, run))
+            k.words = tuple(words) + tuple(self._word(cells, run) for run in formed)
             k.legal = (len(set(k.words)) == len(k.words)
                        and not any(word in s.played for word in k.words))
         k.plays = plays
@@ -463,11 +464,79 @@ class ClusterSearch:
         self.seen[key] = k
         return k
 
-    def _laid(self, base: tuple, zone: int, plays: list, required: list, counts: tuple,
+    def _part_words(self, cells: list, occupied: int, new: list) -> tuple:
+        """(score gain, runs formed, runs swallowed) of the part `new` ((square, code), on
+        `cells`) of the cluster of new tiles `occupied` (a bitmask): the runs of two tiles or
+        more through the part's tiles, each with the premiums of the squares in `occupied`,
+        less the words of the cluster before the part that they hold (runs of two tiles or
+        more between the part's squares with a tile of the cluster). The other words of the
+        cluster before are the cluster's still: a part's tile next to one along its line would
+        put it in such a run. Runs are (first, last, step).
+        """
+        s = self.search
+        n = self.size
+        values = s.values
+        letter_mult = s.letter_mult
+        word_mult = s.word_mult
+        placed = {square for square, _code in new}
+        gain = 0
+        formed = []
+        swallowed = []
+        for step in (1, n):
+            firsts = set()
+            for square in placed:
+                first, last = run_bounds(cells, n, square, step)
+                if first == last or first in firsts:
+                    continue
+                firsts.add(first)
+                formed.append((first, last, step))
+                word = 0
+                multiplier = 1
+                part = part_length = 0
+                part_multiplier = 1
+                part_fresh = False
+                part_first = first
+                for index in range(first, last + 1, step):
+                    value = values[cells[index]]
+                    fresh = occupied >> index & 1
+                    if fresh:
+                        word += value * letter_mult[index]
+                        multiplier *= word_mult[index]
+                    else:
+                        word += value
+                    if index in placed:
+                        if part_length >= 2 and part_fresh:
+                            gain -= part * part_multiplier
+                            swallowed.append((part_first, index - step, step))
+                        part = part_length = 0
+                        part_multiplier = 1
+                        part_fresh = False
+                        part_first = index + step
+                    else:
+                        if fresh:
+                            part += value * letter_mult[index]
+                            part_multiplier *= word_mult[index]
+                            part_fresh = True
+                        else:
+                            part += value
+                        part_length += 1
+                if part_length >= 2 and part_fresh:
+                    gain -= part * part_multiplier
+                    swallowed.append((part_first, last, step))
+                gain += word * multiplier
+        return gain, formed, swallowed
+
+    def _word(self, cells: list, run: tuple) -> str:
+        first, last, step = run
+        letters = self.search.letters
+        return "".join(letters[(cells[square] & LETTER_MASK) - 1]
+                       for square in range(first, last + 1, step))
+
+    def _laid(self, base: tuple, before: tuple, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
-        """The new clusters of the plays on the board with `base` laid (its zone `zone`)
-        whose tiles cover a square of every bitmask of `required`; `extends`: the plays
-        extend one cluster.
+        """The new clusters of the plays on the board with `base` laid ((zone, score, words)
+        of its clusters `before`) whose tiles cover a square of every bitmask of `required`;
+        `extends`: the plays extend one cluster.
         """
         s = self.search
         cells = list(s.cells)
@@ -487,20 +556,12 @@ class ClusterSearch:
                 continue
             for square, code in new:
                 cells[square] = code
-            k = self._add(cells, base + tuple(new), new, zone, plays_before + (play,),
+            k = self._add(cells, base + tuple(new), new, before, plays_before + (play,),
                           s._left(counts, new), extends)
             for square, _code in new:
                 cells[square] = 0
             if k is not None:
                 found.append(k)
-        return found
-
-    def _squares(self, mask: int) -> list:
-        found = []
-        while mask:
-            low = mask & -mask
-            found.append(low.bit_length() - 1)
-            mask ^= low
         return found
 
     def _extend(self, work: list) -> None:
@@ -524,8 +585,8 @@ class ClusterSearch:
                 for square, code in k.tiles:
                     cells[square] = code
                 plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
-                following += self._laid(k.tiles, k.zone, plays, [k.zone], k.counts, k.plays,
-                                         True)
+                following += self._laid(k.tiles, (k.zone, k.score, k.words), plays, [k.zone],
+                                         k.counts, k.plays, True)
             level = following
 
     def _last_tiles(self) -> None:
@@ -545,7 +606,8 @@ class ClusterSearch:
                 continue
             self.expanded += 1
             plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
-            self._laid(k.tiles, k.zone, plays, [k.zone], k.counts, k.plays, True)
+            self._laid(k.tiles, (k.zone, k.score, k.words), plays, [k.zone], k.counts, k.plays,
+                       True)
 
     def _gain_bound(self, cells: list, occupied: int, squares, counts: tuple) -> int:
         """The most one more tile on one of `squares` can add to the score of the new tiles
@@ -601,7 +663,8 @@ class ClusterSearch:
 
     def _single_plays(self) -> list:
         s = self.search
-        return self._laid((), 0, s.step(list(s.cells), list(s.rack)), [], s.rack, (), False)
+        return self._laid((), (0, 0, ()), s.step(list(s.cells), list(s.rack)), [], s.rack, (),
+                          False)
 
     def _joins(self) -> int:
         """Add the clusters a part makes by joining separate clusters (then their
@@ -632,7 +695,7 @@ class ClusterSearch:
         by_used = [[] for _ in range(self.subsets)]
         by_size = [[] for _ in range(rack_tiles + 1)]
         for index, k in enumerate(clusters):
-            for square in self._squares(k.occupied):
+            for square in _mask_squares(k.occupied):
                 occupied_by[square].append(index)
             for square in k.join_squares:
                 row, col = divmod(square, n)
@@ -794,13 +857,18 @@ class ClusterSearch:
             common = [line for line, bits in lines[after].items() if bits & bit]
             members = group + (b,)
             if after > 1 or self._one_tile_join_reaches([self._clusters[m] for m in members]):
+                choices = []
                 for choice in itertools.product(*(self._variants[m] for m in members)):
                     tried = tuple(sorted(choice))
                     if tried not in self.tried:
-                        if self._late():
-                            return False
                         self.tried.add(tried)
-                        self._join([self._every[index] for index in choice], common)
+                        choices.append([self._every[index] for index in choice])
+                if choices and self._late():
+                    return False
+                for joined in self._reaching(choices, common) if choices else ():
+                    if self._late():
+                        return False
+                    self._join(joined, common)
             if after < 2:
                 continue
             narrower = [None]
@@ -835,8 +903,27 @@ class ClusterSearch:
             for square, code in k.tiles:
                 cells[square] = code
             counts = s._left(counts, k.tiles)
-        return (score + self._gain_bound(cells, occupied, self._squares(common), counts)
+        return (score + self._gain_bound(cells, occupied, _mask_squares(common), counts)
                 + self.bingo + self.leave[0] >= self.threshold)
+
+    def _reaching(self, groups: list, lines: list) -> list:
+        """The groups (choices of one cluster of each of the same classes) that a part along
+        `lines` can join: one of the plays _join would lay covers a zone square of each
+        member (Cover.reaching, every choice at once; most choices have none).
+        """
+        s = self.search
+        n = self.size
+        # A class's clusters share their squares, tiles used and `joins` (_joins).
+        first = groups[0]
+        across = [square for square in first[0].join_squares if square // n in lines]
+        down = [square for square in first[0].join_squares if n + square % n in lines]
+        counts = s.rack
+        for k in first:
+            counts = s._left(counts, k.tiles)
+        tiles = [[tile for k in group for tile in k.tiles] for group in groups]
+        reaches = self.cover.reaching(s.cells, tiles, counts, across, down,
+                                      [k.joins for k in first])
+        return [group for group, reach in zip(groups, reaches) if reach]
 
     def _join(self, group: list, lines: list) -> None:
         """Add the clusters of parts along `lines` that cover a zone square of every cluster
@@ -858,12 +945,15 @@ class ClusterSearch:
         found = self.cover(cells, counts, across, down)
         if not found:
             return
-        zone = 0
-        plays = ()
+        zone = score = 0
+        words = plays = ()
         for k in group:
             zone |= k.zone
+            score += k.score
+            words += k.words
             plays += k.plays
-        work = self._laid(tiles, zone, found, [k.joins for k in group], counts, plays, False)
+        work = self._laid(tiles, (zone, score, words), found, [k.joins for k in group], counts,
+                          plays, False)
         self._extend(work)
 
     # --- packings ------------------------------------------------------------------------
@@ -983,13 +1073,30 @@ def _bitset(indexes: list, count: int) -> int:
     return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
 
 
-def covering_step(cw, compiled: bool) -> Callable:
-    """The cover of ClusterSearch: cover(cells, counts, across, down) lists the single-line
-    plays of (cells, counts) across that put a tile on one of the squares `across`, and down
-    that put one on one of `down`, as Step lists plays (sorted).
+class Cover:
+    """ClusterSearch's cover (covering_step):
 
-    With `compiled`, the turn kernel on the compiled engine (lookup/crossword/turn_kernel.py:
-    the engine's search from those squares only); else the game's move generator, filtered.
+    - cover(cells, counts, across, down): the single-line plays of (cells, counts) across that
+      put a tile on one of the squares `across`, and down that put one on one of `down`, as
+      Step lists plays (sorted);
+    - cover.reaching(cells, tiles, counts, across, down, masks): for each list of (square,
+      code) in `tiles`, laid on `cells`, whether one of those plays puts a tile on a square of
+      every bitmask of `masks`.
+    """
+
+    def __init__(self, plays: Callable, reaching: Callable):
+        self.plays = plays
+        self.reaching = reaching
+
+    def __call__(self, cells, counts, across, down) -> list:
+        """The plays (class docstring)."""
+        return self.plays(cells, counts, across, down)
+
+
+def covering_step(cw, compiled: bool) -> Cover:
+    """The Cover of ClusterSearch. With `compiled`, the turn kernel on the compiled engine
+    (lookup/crossword/turn_kernel.py: the engine's search from those squares only, and
+    joins_reaching for `reaching`); else the game's move generator, filtered.
     """
     n = cw.rules.layout.size
     if not compiled:
@@ -1003,7 +1110,18 @@ def covering_step(cw, compiled: bool) -> Callable:
                        for i in range(len(word))):
                     found.append(play)
             return found
-        return cover
+
+        def reaching(cells, tiles, counts, across, down, masks):
+            found = []
+            for laid in tiles:
+                board = list(cells)
+                for square, code in laid:
+                    board[square] = code
+                found.append(any(all(_placed_mask(board, play, n) & mask for mask in masks)
+                                 for play in cover(board, counts, across, down)))
+            return found
+
+        return Cover(cover, reaching)
 
     from lookup.crossword import turn_kernel
     from lookup.crossword.engine import move_engine
@@ -1021,8 +1139,9 @@ def covering_step(cw, compiled: bool) -> Callable:
     from lookup.crossword.engine_numba import compiled_extension
 
     engine = move_engine(cw, compiled=True)
-    search = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
-        "covering_search"]
+    kernel = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)
+    search = kernel["covering_search"]
+    reaching_kernel = kernel["joins_reaching"]
     params, *constants = engine.kernel_constants
     base = np.concatenate((params, np.zeros(2 * n * n, dtype=np.int64)))
     width = engine.width
@@ -1061,4 +1180,51 @@ def covering_step(cw, compiled: bool) -> Callable:
         plays.sort()
         return plays
 
-    return cover
+    # Room for the plays of one choice of reaching (more: the choice counts as reaching, and
+    # _join lists them all).
+    reaching_room = np.zeros(4096 * width, dtype=np.int64)
+
+    def reaching(cells, tiles, counts, across, down, masks):
+        longest = max(len(laid) for laid in tiles)
+        squares = np.zeros((len(tiles), longest), dtype=np.int64)
+        codes = np.zeros((len(tiles), longest), dtype=np.int64)
+        for row, laid in enumerate(tiles):
+            for column, (square, code) in enumerate(laid):
+                squares[row, column] = square
+                codes[row, column] = code
+        sizes = np.array([len(laid) for laid in tiles], dtype=np.int64)
+        member_squares = np.zeros((len(masks), n * n), dtype=np.int64)
+        for row, mask in enumerate(masks):
+            member_squares[row, _mask_squares(mask)] = 1
+        reach = np.zeros(len(tiles), dtype=np.int64)
+        across_flags[across] = 1
+        down_flags[down] = 1
+        reaching_kernel(with_flags, *constants, np.array(cells, dtype=np.int64), squares, codes,
+                        sizes, np.array(counts, dtype=np.int64), member_squares, no_keys,
+                        no_values, reaching_room, equity, reach)
+        across_flags[across] = 0
+        down_flags[down] = 0
+        return reach.tolist()
+
+    return Cover(cover, reaching)
+
+
+def _placed_mask(cells: list, play: tuple, size: int) -> int:
+    """The bitmask of the squares where `play` puts a tile on `cells`."""
+    _negative, direction, line, start, word, _bits = play
+    first, stride = (line * size + start, 1) if direction == 0 else (start * size + line, size)
+    mask = 0
+    for i in range(len(word)):
+        if not cells[first + i * stride]:
+            mask |= 1 << (first + i * stride)
+    return mask
+
+
+def _mask_squares(mask: int) -> list:
+    """The squares of a bitmask, lowest first."""
+    found = []
+    while mask:
+        low = mask & -mask
+        found.append(low.bit_length() - 1)
+        mask ^= low
+    return found
