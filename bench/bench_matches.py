@@ -34,7 +34,8 @@ def match_row(game, a, b, pairs) -> dict:
             f"{result.losses}, 95 % interval {100 * low:.1f}-{100 * high:.1f} %, "
             f"mean spread {result.mean_spread():+.1f}, points per move "
             f"{result.points_per_move(0):.2f} vs {result.points_per_move(1):.2f}; "
-            f"{time.perf_counter() - started:.0f} s wall, {WORKERS} processes")
+            f"{time.perf_counter() - started:.0f} s wall, {WORKERS} "
+            f"process{'es' if WORKERS != 1 else ''}")
     return {"area": f"matches {game}", "what": f"{game}: {a} vs {b}, win rate",
             "value": 100 * result.win_rate(), "unit": "%", "baseline": "", "baseline_value":
             None, "ratio": None, "note": note}
