@@ -366,6 +366,8 @@ class ClusterSearch:
         self.leave = ([0.0] * stride if leave is None
                       else [float(leave(self.kept(m))) for m in range(stride)])
         self.seen: dict = {}
+        # _add's layouts by (shape, the last part's squares, extends).
+        self.layouts: dict = {}
         self.proven = True
         self.expanded = 0
         # The top-th best value of the packings found so far (-inf before there are `top`):
@@ -424,34 +426,23 @@ class ClusterSearch:
         s = self.search
         k = _Cluster()
         k.tiles = tiles
-        occupied = used = 0
-        for square, code in tiles:
-            occupied |= 1 << square
-            used += self.strides[0 if code & BLANK else code]
-        k.occupied = occupied
-        k.used = used
-        # A cluster that uses the rack's last tile has no extension and no other cluster
-        # beside it, so no zone; one that leaves a tile joins no group (a group's other
-        # clusters and its part need two), so its `joins` are not needed.
-        # The zone of the tiles before the last part loses the squares the part covers and
-        # gains the part's zone: a square it covers was the first empty square from a tile
-        # before, and the first empty square past it is in the part's zone.
-        zone_before, score_before, words_before = before
-        left = sum(counts)
-        if left:
-            new_zone = self._zone(cells, new)
-            k.zone = zone_before & ~occupied | new_zone
-        else:
-            new_zone = k.zone = 0
-        k.zone_squares = _mask_squares(k.zone)
-        k.joins = new_zone if extends and left >= 2 else k.zone
-        k.join_squares = _mask_squares(k.joins) if left >= 2 else []
-        # The words before, less those the part's words swallow, and the part's words.
-        gain, formed, swallowed = self._part_words(cells, occupied, new)
+        k.shape = frozenset((square, BLANK if code & BLANK else code) for square, code in tiles)
+        # What follows depends only on the squares, the tiles but a blank's letter and the
+        # part's squares (the cluster before is the shape less them): worked out once for
+        # the clusters that differ only in their blanks' letters, which share it.
+        layout_key = (k.shape, tuple(square for square, _code in new), extends)
+        layout = self.layouts.get(layout_key)
+        if layout is None:
+            layout = self.layouts[layout_key] = self._layout(cells, tiles, new, before[0],
+                                                             counts, extends)
+        (k.occupied, k.used, k.zone, k.zone_squares, k.joins, k.join_squares, gain, formed,
+         swallowed) = layout
+        _zone_before, score_before, words_before = before
         k.score = score_before + gain
         k.words = ()
         k.legal = True
         if s.played is not None:
+            # The words before, less those the part's words swallow, and the part's words.
             words = list(words_before)
             for run in swallowed:
                 words.remove(self._word(cells, run))
@@ -460,9 +451,34 @@ class ClusterSearch:
                        and not any(word in s.played for word in k.words))
         k.plays = plays
         k.counts = counts
-        k.shape = frozenset((square, BLANK if code & BLANK else code) for square, code in tiles)
         self.seen[key] = k
         return k
+
+    def _layout(self, cells: list, tiles: tuple, new: list, zone_before: int, counts: tuple,
+                extends: bool) -> tuple:
+        """(occupied, used, zone, zone squares, joins, join squares, score gain, runs formed,
+        runs swallowed) of the cluster of `tiles` whose last part is `new` (_add).
+        """
+        occupied = used = 0
+        for square, code in tiles:
+            occupied |= 1 << square
+            used += self.strides[0 if code & BLANK else code]
+        # A cluster that uses the rack's last tile has no extension and no other cluster
+        # beside it, so no zone; one that leaves a tile joins no group (a group's other
+        # clusters and its part need two), so its `joins` are not needed.
+        # The zone of the tiles before the last part loses the squares the part covers and
+        # gains the part's zone: a square it covers was the first empty square from a tile
+        # before, and the first empty square past it is in the part's zone.
+        left = sum(counts)
+        if left:
+            new_zone = self._zone(cells, new)
+            zone = zone_before & ~occupied | new_zone
+        else:
+            new_zone = zone = 0
+        joins = new_zone if extends and left >= 2 else zone
+        gain, formed, swallowed = self._part_words(cells, occupied, new)
+        return (occupied, used, zone, _mask_squares(zone), joins,
+                _mask_squares(joins) if left >= 2 else [], gain, formed, swallowed)
 
     def _part_words(self, cells: list, occupied: int, new: list) -> tuple:
         """(score gain, runs formed, runs swallowed) of the part `new` ((square, code), on
@@ -595,14 +611,20 @@ class ClusterSearch:
         """
         s = self.search
         deferred, self.deferred = self.deferred, []
+        # The bound sees tile values, squares and the tile left, not a blank's letter: one
+        # per shape (the clusters that differ only in their blanks' letters share it).
+        gains = {}
         for k in deferred:
             if self._late():
                 return
             cells = list(s.cells)
             for square, code in k.tiles:
                 cells[square] = code
-            if (k.score + self._gain_bound(cells, k.occupied, k.zone_squares, k.counts)
-                    + self.bingo + self.leave[0] < self.threshold):
+            gain = gains.get(k.shape)
+            if gain is None:
+                gain = gains[k.shape] = self._gain_bound(cells, k.occupied, k.zone_squares,
+                                                         k.counts)
+            if k.score + gain + self.bingo + self.leave[0] < self.threshold:
                 continue
             self.expanded += 1
             plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
