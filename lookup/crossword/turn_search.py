@@ -286,7 +286,8 @@ class _Cluster:
             the zone of its last part when that part extended a cluster, else its zone.
         used: its tiles as a sub-multiset index of the rack (ClusterSearch).
         score: the sum of its words, each with the premiums of its new squares.
-        words: its words when the game forbids repeats (else empty); legal: none repeated.
+        words: its words (tuples of lexicon codes) when the game forbids repeats (else empty);
+            legal: none repeated.
         plays: its parts in an order they can be laid; counts: the rack left.
         shape: its tiles with each blank's letter left out (clusters that differ only there
             share it).
@@ -365,6 +366,12 @@ class ClusterSearch:
         self.equity = leave is not None
         self.leave = ([0.0] * stride if leave is None
                       else [float(leave(self.kept(m))) for m in range(stride)])
+        # A cluster's words are tuples of lexicon codes (a blank's without its bit), and
+        # so are the words it may not form.
+        self.letter_code = [code & LETTER_MASK for code in range(2 * BLANK)]
+        codes = {letter: number + 1 for number, letter in enumerate(search.letters)}
+        self.played = (None if search.played is None else
+                       {tuple(codes.get(letter, 0) for letter in word) for word in search.played})
         self.seen: dict = {}
         # _add's layouts by (shape, the last part's squares, extends).
         self.layouts: dict = {}
@@ -448,7 +455,7 @@ class ClusterSearch:
                 words.remove(self._word(cells, run))
             k.words = tuple(words) + tuple(self._word(cells, run) for run in formed)
             k.legal = (len(set(k.words)) == len(k.words)
-                       and not any(word in s.played for word in k.words))
+                       and not any(word in self.played for word in k.words))
         k.plays = plays
         k.counts = counts
         self.seen[key] = k
@@ -542,11 +549,10 @@ class ClusterSearch:
                 gain += word * multiplier
         return gain, formed, swallowed
 
-    def _word(self, cells: list, run: tuple) -> str:
+    def _word(self, cells: list, run: tuple) -> tuple:
+        """The word of `run` on `cells` as lexicon codes (blanks as their letters)."""
         first, last, step = run
-        letters = self.search.letters
-        return "".join(letters[(cells[square] & LETTER_MASK) - 1]
-                       for square in range(first, last + 1, step))
+        return tuple(map(self.letter_code.__getitem__, cells[first:last + 1:step]))
 
     def _laid(self, base: tuple, before: tuple, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
