@@ -3,11 +3,12 @@ scrabble-en, compiled engine:
 
 - Simulation: iterations per second (one iteration: every candidate played out over the
   same dealing), 10 candidates, 2 plies, on the midgame positions of bench_crossword.py, with
-  the lines played by the compiled kernel (lookup/crossword/sim_kernel.py) against the Python
-  lines around the compiled best-play search (the baseline, same run, same rows).
+  the lines played by the compiled kernel (lookup/crossword/sim_kernel.py) sharing their
+  replies' searches against the same kernel searching each reply alone (the baseline, same
+  run, same rows), and the Python lines around the compiled best-play search.
   macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go). The same with every line
   played to the end of the game (plies=None, what the sim bot does once at most 14 tiles are
-  unseen) from greedy self-play positions with 7 tiles in the bag.
+  unseen) from greedy self-play positions with 7 tiles in the bag, shared and alone.
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
   solve time of 4-, 6- and 8-ply searches on the compiled kernel (lookup/crossword/endgame.py
   KernelSearch), against EndgameSearch (Python negamax around the compiled move engine; the
@@ -45,34 +46,41 @@ def sim_rows(cw, engine) -> list[dict]:
     from lookup.crossword.simulate import simulate
 
     cases = midgame_cases(cw, GAME)[0][:SIM_POSITIONS]
-    simulate(engine, *cases[0], iterations=1)  # compiles the kernel
-    seconds = {True: 0.0, False: 0.0}
+    ways = {"shared": {"share": True}, "alone": {"share": False}, "python": {"kernel": False}}
+    for options in ways.values():
+        simulate(engine, *cases[0], iterations=1, **options)  # compiles the kernel
+    seconds = dict.fromkeys(ways, 0.0)
     for board, rack in cases:
-        for kernel in (True, False):
+        for way, options in ways.items():
             spent, _rows = timed(simulate, engine, board, rack, candidates=10, plies=2,
-                                 iterations=SIM_ITERATIONS, kernel=kernel)
-            seconds[kernel] += spent
+                                 iterations=SIM_ITERATIONS, **options)
+            seconds[way] += spent
     iterations = SIM_ITERATIONS * len(cases)
-    rate = iterations / seconds[True]
-    rows = [row("simulation, 10 candidates, 2 plies", rate,
-                "iterations/s", "Python lines", iterations / seconds[False],
+    rate = {way: iterations / spent for way, spent in seconds.items()}
+    rows = [row("simulation, 10 candidates, 2 plies", rate["shared"],
+                "iterations/s", "kernel lines searching alone", rate["alone"],
                 note=f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
-                "before 30), one core; 97 % of the time is the kernel's 20 best-play searches "
-                f"per iteration, ~{0.97e6 / (20 * rate):.0f} us each (board setup ~8 us, the "
-                "GADDAG walk the rest, memory-bound: ~1,000 walk steps per search; a blank "
-                "rack's search costs ~9 times another's): 1,000/s needs ~50 us per search; "
-                "macondo 1.44 ms per iteration",
+                "before 30), one core; the kernel's lines share their replies' searches "
+                "(sim_kernel.shared_replies: one search of the board before the candidates "
+                "for every line, then a covering search of each line's zone, ~half a full "
+                "search); searching alone, each reply is a full best-play search, 20 per "
+                f"iteration, ~{0.97e6 / (20 * rate['alone']):.0f} us each; Python lines "
+                f"{rate['python']:.0f}/s; macondo 1.44 ms per iteration",
                 higher_is_better=True)]
     ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
-    seconds = 0.0
+    seconds = {True: 0.0, False: 0.0}
     for board, rack, other, bag in ends:
-        spent, _rows = timed(simulate, engine, board, rack, unseen=other + bag, candidates=10,
-                             plies=None, iterations=SIM_ITERATIONS)
-        seconds += spent
+        for share in seconds:
+            spent, _rows = timed(simulate, engine, board, rack, unseen=other + bag,
+                                 candidates=10, plies=None, iterations=SIM_ITERATIONS,
+                                 share=share)
+            seconds[share] += spent
     iterations = SIM_ITERATIONS * len(ends)
-    rows.append(row("simulation to the end of the game, 10 candidates", iterations / seconds,
-                    "iterations/s", note=f"{len(ends)} greedy self-play positions with "
-                    f"{TO_END_BAG} tiles in the bag x {SIM_ITERATIONS} iterations"))
+    rows.append(row("simulation to the end of the game, 10 candidates", iterations / seconds[True],
+                    "iterations/s", "kernel lines searching alone", iterations / seconds[False],
+                    note=f"{len(ends)} greedy self-play positions with "
+                    f"{TO_END_BAG} tiles in the bag x {SIM_ITERATIONS} iterations",
+                    higher_is_better=True))
     return rows
 
 

@@ -14,6 +14,17 @@ from hypothesis import strategies as st
 from crossword_support import fixture_game, game_with_words, selfplay_positions
 from lookup.crossword.endgame import solve_endgame
 from lookup.crossword.engine import MoveEngine, numba_available
+from lookup.crossword.engine_kernel import (
+    R_BLANKS,
+    R_DIRECTION,
+    R_LEAVE,
+    R_LENGTH,
+    R_LINE,
+    R_SCORE,
+    R_START,
+    RECORD_FIELDS,
+    leave_slot,
+)
 from lookup.crossword.leaves import LeaveValues, leave_keys
 from lookup.crossword.simulate import (
     MAX_ITERATIONS,
@@ -175,8 +186,9 @@ ENGINES = [False, pytest.param(True, marks=pytest.mark.skipif(not numba_availabl
 @given(number=st.integers(0, 60), shuffle=st.integers(0, 10**6), bag=st.integers(0, 12),
        plies=st.sampled_from([1, 2, None]), table=st.booleans())
 def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies, table):
-    # The kernel (lookup/crossword/sim_kernel.py, on CPython or compiled) against simulate's
-    # Python lines on the same seeded dealings: equal rows, to the last bit of every mean,
+    # The kernel (lookup/crossword/sim_kernel.py, on CPython or compiled; its lines sharing
+    # their replies' searches or not) against simulate's Python lines on the same seeded
+    # dealings: equal rows, to the last bit of every mean,
     # with the leave table or none, bags from empty to twelve tiles, lines cut or to the end.
     cw = with_table("scrabble-en", quarter_table("scrabble-en")) if table else \
         fixture_game("scrabble-en")
@@ -185,9 +197,138 @@ def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies
     unseen = "".join(tiles[:cw.rules.rack_size + bag])
     options = {"unseen": unseen, "candidates": 4, "plies": plies, "iterations": 4,
                "seed": shuffle}
-    by_kernel = simulate(engine, board, rack, kernel=True, **options)
-    assert row_figures(by_kernel) == row_figures(simulate(engine, board, rack, kernel=False,
-                                                          **options))
+    expected = row_figures(simulate(engine, board, rack, kernel=False, **options))
+    assert row_figures(simulate(engine, board, rack, kernel=True, **options)) == expected
+    assert row_figures(simulate(engine, board, rack, kernel=True, share=False,
+                                **options)) == expected
+
+
+def plain_best_reply(engine, cells, rack, table):
+    """The oracle of the best play by equity: every play listed (ALL_PLAYS), each valued score
+    + its leave's value in `table` (a LeaveTable or None), the best taken by equity, then in
+    the order of lookup/crossword/movegen.generate (direction, line, start, word codes, blank
+    bits). (record tuple, equity), or (None, None) without a play.
+    """
+    records, count = engine.search_cells(cells, rack)
+    rows = records.tolist() if engine.compiled else list(records)
+    keys = [int(k) for k in table.keys] if table is not None else []
+    best = None
+    for at in range(0, count * engine.width, engine.width):
+        play = tuple(int(v) for v in rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
+        equity = float(play[R_SCORE])
+        if keys:
+            slot = leave_slot(keys, play[R_LEAVE])
+            if keys[slot] == play[R_LEAVE]:
+                equity += float(table.values[slot])
+        order = (play[R_DIRECTION], play[R_LINE], play[R_START], play[RECORD_FIELDS:],
+                 play[R_BLANKS])
+        if best is None or (-equity, order) < best[0]:
+            best = ((-equity, order), play, equity)
+    return (None, None) if best is None else (best[1], best[2])
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@settings(max_examples=25, deadline=None, derandomize=True)
+@given(number=st.integers(0, 60), shuffle=st.integers(0, 10**6), lines=st.integers(2, 5),
+       second=st.booleans(), table=st.booleans())
+def test_shared_replies_are_the_full_searchs_best_replies(compiled, number, shuffle, lines,
+                                                         second, table):
+    # sim_kernel.shared_replies (one BEST_AVOIDING search of the base board for every line,
+    # then a covering search of each line's zone) against the oracle on each line's own
+    # board: the same play, ties of equity included (with no leave table equity is the score,
+    # and equal scores are common), on self-play boards with the mover's best candidates laid
+    # (and, with `second`, the opponent's best reply after each: two plays' tiles changed).
+    from lookup.crossword import sim_kernel
+    from lookup.crossword.endgame import play_tiles
+    from lookup.crossword.engine_kernel import MAX_TARGETS, PARAMS
+    from lookup.crossword.simulate import _kernel, full_leave_table
+
+    cw = with_table("scrabble-en", quarter_table("scrabble-en")) if table else \
+        fixture_game("scrabble-en")
+    engine = MoveEngine(cw, compiled=compiled)
+    board, rack, tiles = shuffled_position(cw, number, shuffle)
+    rack_size = cw.rules.rack_size
+    if len(tiles) < 2 * rack_size:
+        return
+    leaves = _leaves_for(engine, None)
+    plays = [play for _equity, play in _candidates(engine, board, rack, leaves, lines)]
+    if len(plays) < 2:
+        return
+    size, n2 = engine.size, engine.size * engine.size
+    base = [int(c) for c in engine.cells(board)]
+    opponent = engine.rack_counts("".join(tiles[:rack_size]), board)
+    other = engine.rack_counts("".join(tiles[rack_size:2 * rack_size]), board)
+    full = full_leave_table(engine, leaves.model) if table else None
+    line_cells, changed, changed_count = [], [0] * (len(plays) * n2), [0] * len(plays)
+    for i, play in enumerate(plays):
+        cells = list(base)
+        laid = [play]
+        if second:
+            reply, _equity = plain_best_reply(engine, after(engine, cells, play), opponent,
+                                              full)
+            if reply is not None:
+                laid.append(reply)
+        for move in laid:
+            for square, code, _tile in play_tiles(move, cells, size):
+                cells[square] = code
+                changed[i * n2 + changed_count[i]] = square
+                changed_count[i] += 1
+        line_cells += cells
+    rack_to_play = other if second else opponent
+    kernel = _kernel(compiled)
+    if compiled:
+        def ints(values):
+            return np.asarray(values, dtype=np.int64)
+
+        def floats(n):
+            return np.zeros(n, dtype=np.float64)
+    else:
+        def ints(values):
+            return [int(v) for v in values]
+
+        def floats(n):
+            return [0.0] * n
+    codes = sim_kernel.CODES
+    rack = ints(rack_to_play)
+    slots, values = ints([0] * 256), floats(256)
+    keys, table_values, bound = ints([]), floats(0), 0.0
+    if table:
+        bound = kernel["fill_rack_table"](ints(full.keys), full.values, rack, slots, values,
+                                          ints([0] * codes), ints([0] * codes),
+                                          ints([0] * codes))
+        keys, table_values = slots, values
+    constants = engine.kernel_constants
+    params = [int(v) for v in constants[0][:PARAMS]]
+    width = engine.width
+    replies, found = ints([0] * (MAX_TARGETS * width)), ints([0] * MAX_TARGETS)
+    kernel["shared_replies"](*constants, ints(base), rack, keys, table_values, bound,
+                             ints(range(len(plays))), len(plays), ints(line_cells),
+                             ints(changed), ints(changed_count),
+                             ints(params + [0] * (n2 + 1)), ints(params + [0] * (2 * n2)),
+                             replies, found, ints([0] * (MAX_TARGETS * width)),
+                             floats(MAX_TARGETS), ints([0] * width), floats(2),
+                             ints([0] * (4 * n2)))
+    for m in range(len(plays)):
+        cells = line_cells[m * n2:(m + 1) * n2]
+        expected, _equity = plain_best_reply(engine, cells, rack_to_play, full)
+        if expected is None:
+            assert not found[m]
+            continue
+        got = [int(v) for v in replies[m * width:m * width + len(expected)]]
+        if not table:
+            # With no table a best-play search does not work out the leave's key.
+            got[R_LEAVE] = expected[R_LEAVE]
+        assert found[m] and tuple(got) == expected, m
+
+
+def after(engine, cells, play) -> list:
+    """The board `cells` with a play's tiles laid (a copy)."""
+    from lookup.crossword.endgame import play_tiles
+
+    cells = list(cells)
+    for square, code, _tile in play_tiles(play, cells, engine.size):
+        cells[square] = code
+    return cells
 
 
 def test_gains_are_paired_differences_from_the_first_candidate():

@@ -13,7 +13,10 @@ the blank rule and the one-tile rule), written again for speed:
   the kernel, so a compiled call does everything.
 - `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by
   equity = score + leave value (BEST_PLAY): no list is built, and a play whose score plus the
-  largest leave value cannot reach the best equity found is not scored further. Anchors are
+  largest leave value cannot reach the best equity found is not scored further. BEST_AVOIDING
+  keeps one best play for each of several targets, each among the plays that cover none of the
+  target's squares (one walk serves them all; lookup/crossword/sim_kernel.py finds every
+  candidate's reply so, the board before the candidates shared). Anchors are
   visited in (direction, square) order in both modes: visiting them by decreasing score bound
   (lookup/crossword/movegen.py anchor_bound) cost more than it saved, 4-16 % of a best-play
   search on midgame racks and more on small ones (bench/results.md "lookahead").
@@ -38,6 +41,13 @@ from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
 
 ALL_PLAYS = 0
 BEST_PLAY = 1
+# The best play of each target: params[PARAMS + square] (board squares, row-major) holds the
+# bitmask of the targets that may not cover the square, params[PARAMS + size * size] how many
+# targets (at most MAX_TARGETS). `search` tests this mode as `mode > BEST_PLAY` and reads no
+# global the kernel did not have before it (lookup/crossword/turn_kernel.py runs the same code
+# with the globals it imports).
+BEST_AVOIDING = 2
+MAX_TARGETS = 62
 
 # params: the game's constants, one int64 array.
 P_SIZE = 0  # squares per side
@@ -430,15 +440,19 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
         rack: count of each tile code in the rack, rack[0] the blanks.
         leave_keys, leave_values: the leave table (see leave_slot), or empty arrays.
         leave_max: the largest leave value (0.0 with no table): BEST_PLAY stops scoring a play
-            whose score plus it cannot reach the best equity.
-        mode: ALL_PLAYS or BEST_PLAY.
-        out: records (module docstring), capacity len(out) // (RECORD_FIELDS + size).
-        best_equity: best_equity[0] receives the best play's equity (BEST_PLAY).
+            whose score plus it cannot reach the best equity (BEST_AVOIDING: the lowest best
+            equity of the targets the play may serve).
+        mode: ALL_PLAYS, BEST_PLAY or BEST_AVOIDING (params then extended, see BEST_AVOIDING).
+        out: records (module docstring), capacity len(out) // (RECORD_FIELDS + size);
+            BEST_AVOIDING: target k's best play at k * (RECORD_FIELDS + size).
+        best_equity: best_equity[0] receives the best play's equity (BEST_PLAY);
+            BEST_AVOIDING: best_equity[k] target k's.
 
     Returns:
         ALL_PLAYS: the number of plays; when larger than the capacity only that many were
         written, and the caller runs again with room for all. BEST_PLAY: 1 when a play was
-        found (out[0:] holds it), else 0.
+        found (out[0:] holds it), else 0. BEST_AVOIDING: the bitmask of the targets with a
+        play. Ties of equity go to the play first in the order of _precedes in every mode.
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -481,6 +495,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     count = 0
     found = 0
     best = 0.0
+    targets = params[PARAMS + n2] if mode > BEST_PLAY else 0
 
     for vi in range(nvisit):
         o = visit[vi] // n2
@@ -685,6 +700,28 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                     if mode == BEST_PLAY and found and plain_score + leave_max < best:
                         chosen = 0
                         most = -1
+                    allowed = 0
+                    if mode > BEST_PLAY:
+                        # BEST_AVOIDING: the targets the play may serve, and whether it can
+                        # beat the lowest of their best equities.
+                        conflict = 0
+                        for q in range(first, final + 1):
+                            conflict |= params[PARAMS + (q if o == 0 else order[q])]
+                        allowed = ((1 << targets) - 1) & ~conflict
+                        lowest = 0.0
+                        complete = 1
+                        unset = 1
+                        for k in range(targets):
+                            if (allowed >> k) & 1:
+                                if not (found >> k) & 1:
+                                    complete = 0
+                                    break
+                                if unset or best_equity[k] < lowest:
+                                    lowest = best_equity[k]
+                                    unset = 0
+                        if not allowed or (complete and plain_score + leave_max < lowest):
+                            chosen = 0
+                            most = -1
                     while True:
                         if chosen < 0:
                             chosen = 0
@@ -727,6 +764,21 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                             slot = leave_slot(leave_keys, key)
                             if leave_keys[slot] == key:
                                 equity += leave_values[slot]
+                        if mode > BEST_PLAY:
+                            for k in range(targets):
+                                if not (allowed >> k) & 1:
+                                    continue
+                                at = k * width
+                                if (found >> k) & 1 and (equity < best_equity[k] or (
+                                        equity == best_equity[k] and not _precedes(
+                                            out[at:at + width], o, line, first - line_start,
+                                            length, bits, ocells, word, base + first))):
+                                    continue
+                                found |= 1 << k
+                                best_equity[k] = equity
+                                _write_record(out, at, score, o, line, first - line_start,
+                                              length, bits, key, word, ocells, base + first)
+                            continue
                         if mode == BEST_PLAY:
                             if found and (equity < best or (equity == best and not _precedes(
                                     out, o, line, first - line_start, length, bits,
@@ -767,6 +819,8 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                     p_nblank = next_nblank
     if mode == BEST_PLAY:
         best_equity[0] = best
+        return found
+    if mode > BEST_PLAY:
         return found
     return count
 

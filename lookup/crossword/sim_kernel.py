@@ -8,6 +8,24 @@ lookup/crossword/engine_kernel.py: flat arrays, no objects. lookup/crossword/eng
 .compiled_extension compiles it against the compiled move engine; CPython runs the same source
 (tests/test_simulate.py compares both with simulate's Python lines on seeded dealings).
 
+The lines of one dealing are played side by side, turn by turn, and lines whose side to move
+holds the same rack share its search (shared_replies): every candidate's line faces the same
+dealt opponent rack on its first reply, and candidates with the same leave draw the same tiles.
+A line's board is the board the candidates start from, B, plus the tiles laid since (the
+candidate's, the replies'): its changed squares. The zone of those tiles is, from each of
+them in each of the four directions, the first empty square past the tiles in a row. A play of
+B that covers no changed square and no zone square is a play of the line's board too, with the
+same words, score and leave: none of its words can reach a changed tile (a run from a new tile
+to a changed one would cover that tile's zone square on the way), and its tiles touch no
+changed one. Every other play of the line's board covers a zone square. So a line's best
+reply is the better (equity, then the engine's tie order) of B's best play that avoids its
+changed and zone squares, found for every line of the group by one BEST_AVOIDING search of B
+(lookup/crossword/engine_kernel.py), and its own best play that covers its zone
+(lookup/crossword/turn_kernel.py covering_search, the zone flagged): the same play as a full
+search of the line's board (tests/test_simulate.py holds it to the full search's best, ties
+included). The covering searches are not small: the zone is where the new words are, so each
+costs about half a full search (bench/results.md "lookahead").
+
 Leaves come from one open-addressing table of every leave of the game's leave table, keyed in
 the lexicon's codes (engine_kernel.leave_slot); each search reads a small table of the leaves
 its rack can keep, made from it (fill_rack_table), as simulate._Leaves makes one per
@@ -16,12 +34,22 @@ rack. Moves are packed by engine_kernel.record_move.
 
 from lookup.crossword.board import LETTER_MASK
 from lookup.crossword.engine_kernel import (
+    BEST_AVOIDING,
     BEST_PLAY,
     M_PLACED,
     M_SCORE,
+    MAX_TARGETS,
     MOVE_FIELDS,
     P_SIZE,
+    PARAMS,
+    R_BLANKS,
+    R_DIRECTION,
     R_LEAVE,
+    R_LENGTH,
+    R_LINE,
+    R_START,
+    RECORD_FIELDS,
+    int_array,
     leave_slot,
     next_subset,
     record_move,
@@ -29,8 +57,11 @@ from lookup.crossword.engine_kernel import (
 )
 from lookup.crossword.equity import END_KEEP_PENALTY
 from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
+from lookup.crossword.turn_kernel import covering_search
 
 CODES = LETTER_MASK + 1  # rack counts per side
+# Lines whose side to move holds the same rack share its reply's search when at least this many.
+SHARE_MIN_LINES = 2
 
 
 def _rack_kinds(rack, distinct, counts, taken):
@@ -115,130 +146,319 @@ def fill_end_table(rack, values, opponent_value, slots, table, distinct, counts,
     return best
 
 
-def _rack_value(values, racks, side):
+def _rack_value(values, racks, at):
     total = 0
     for code in range(1, CODES):
-        total += values[code] * racks[side * CODES + code]
+        total += values[code] * racks[at + code]
     return total
 
 
-def simulate_line(params, arcs, node_mask, values, letter_mult, word_mult, order, leave_keys,
-                  leave_values, base_cells, mover_rack, candidates, c_at, candidate_leave,
-                  dealing, unseen, rack_size, plies, limit, cells, racks, out, equity, move,
-                  rack_slots, rack_values, distinct, counts, taken):
-    """The value of the candidate at candidates[c_at:] (a packed move) over one dealing
-    (lookup/crossword/simulate.py _simulate_line).
+def records_precede(a, a_at, b, b_at):
+    """Whether the play recorded at a[a_at:] comes before the one at b[b_at:] in the engine's
+    order of plays of equal equity (engine_kernel._precedes, which compares a play being
+    found with a record).
+    """
+    for field in (R_DIRECTION, R_LINE, R_START):
+        if a[a_at + field] != b[b_at + field]:
+            return a[a_at + field] < b[b_at + field]
+    length = a[a_at + R_LENGTH]
+    other = b[b_at + R_LENGTH]
+    for k in range(min(length, other)):
+        if a[a_at + RECORD_FIELDS + k] != b[b_at + RECORD_FIELDS + k]:
+            return a[a_at + RECORD_FIELDS + k] < b[b_at + RECORD_FIELDS + k]
+    if length != other:
+        return length < other
+    return a[a_at + R_BLANKS] < b[b_at + R_BLANKS]
+
+
+def zone(cells, at, size, changed, c_at, n_changed, squares):
+    """The zone of the tiles on squares changed[c_at:c_at + n_changed] of the board
+    cells[at:at + size * size]: from each, in each of the four directions, the first empty
+    square past the tiles in a row (module docstring), listed in `squares` (repeats
+    possible); returns how many.
+    """
+    n = 0
+    for j in range(n_changed):
+        square = changed[c_at + j]
+        row = square // size
+        col = square % size
+        for d in range(4):
+            dr = 1 if d == 0 else (-1 if d == 1 else 0)
+            dc = 1 if d == 2 else (-1 if d == 3 else 0)
+            r = row + dr
+            c = col + dc
+            while 0 <= r < size and 0 <= c < size and cells[at + r * size + c]:
+                r += dr
+                c += dc
+            if 0 <= r < size and 0 <= c < size:
+                squares[n] = r * size + c
+                n += 1
+    return n
+
+
+def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, order, base_cells,
+                   rack, leave_keys, leave_values, leave_max, members, n_members, line_cells,
+                   changed, changed_count, avoid_params, cover_params, replies, found,
+                   avoid_out, avoid_equity, out, equity, squares):
+    """The best play of `rack` (BEST_PLAY's, ties included) on each member line's board,
+    from one search of the board they all started from (module docstring).
+
+    Line i (i = members[m], m < n_members <= MAX_TARGETS) has the board
+    line_cells[i * n2:] = base_cells plus the tiles on the squares changed[i * n2:] (the first
+    changed_count[i]). A play of the base board that covers none of those squares and none of
+    their zone is the same play on line i, with the same score and leave, and every other play
+    of line i covers its zone: so its best play is the better of the base board's best that
+    avoids those squares (one BEST_AVOIDING search for every member) and its own best that
+    covers the zone (covering_search with the zone flagged).
+
+    Args:
+        params .. order: the move engine's constants.
+        base_cells, rack: the shared board and the rack to play.
+        leave_keys, leave_values, leave_max: the leave table, as `search` takes it.
+        members, n_members: the lines.
+        line_cells, changed, changed_count: the lines' boards and changed squares.
+        avoid_params, cover_params: params with room for BEST_AVOIDING's targets and for
+            covering_search's flags, zero past PARAMS (left so).
+        replies, found: member m's best play is written at replies[m * width:] (a record),
+            found[m] says whether it has one.
+        avoid_out, avoid_equity, out, equity, squares: working storage.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    width = RECORD_FIELDS + size
+    for m in range(n_members):
+        i = members[m]
+        bit = 1 << m
+        for j in range(changed_count[i]):
+            avoid_params[PARAMS + changed[i * n2 + j]] |= bit
+        n = zone(line_cells, i * n2, size, changed, i * n2, changed_count[i], squares)
+        for j in range(n):
+            avoid_params[PARAMS + squares[j]] |= bit
+    avoid_params[PARAMS + n2] = n_members
+    avoided = search(avoid_params, arcs, node_mask, values, letter_mult, word_mult, order,
+                     base_cells, rack, leave_keys, leave_values, leave_max, BEST_AVOIDING,
+                     avoid_out, avoid_equity)
+    for k in range(n2 + 1):
+        avoid_params[PARAMS + k] = 0
+    for m in range(n_members):
+        i = members[m]
+        n = zone(line_cells, i * n2, size, changed, i * n2, changed_count[i], squares)
+        for j in range(n):
+            cover_params[PARAMS + squares[j]] = 1
+            cover_params[PARAMS + n2 + squares[j]] = 1
+        covered = covering_search(cover_params, arcs, node_mask, values, letter_mult,
+                                  word_mult, order, line_cells[i * n2:(i + 1) * n2], rack,
+                                  leave_keys, leave_values, leave_max, BEST_PLAY, out, equity)
+        for j in range(n):
+            cover_params[PARAMS + squares[j]] = 0
+            cover_params[PARAMS + n2 + squares[j]] = 0
+        source = out
+        at = 0
+        if (avoided >> m) & 1 and (not covered or avoid_equity[m] > equity[0] or (
+                avoid_equity[m] == equity[0] and records_precede(avoid_out, m * width, out,
+                                                                 0))):
+            source = avoid_out
+            at = m * width
+        found[m] = 1 if covered or (avoided >> m) & 1 else 0
+        for k in range(width):
+            replies[m * width + k] = source[at + k]
+
+
+def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                     leave_keys, leave_values, base_cells, mover_rack, candidates,
+                     candidate_leaves, active, dealing, unseen, rack_size, plies, limit, share,
+                     results, last_leave, leave_now, avoid_equity, equity, rack_slots,
+                     rack_values, distinct, counts, taken):
+    """The value of every active candidate (active[i] != 0) over one dealing
+    (lookup/crossword/simulate.py _simulate_line), to results[i]. The lines are played turn by
+    turn side by side; with `share`, lines whose side to move holds the same rack while the
+    bag has tiles (SHARE_MIN_LINES of them or more) share one search of their reply
+    (shared_replies), else each searches alone: the same plays either way.
 
     Args:
         params .. order: the move engine's constants.
         leave_keys, leave_values: every leave's value (module docstring); empty: all 0.0.
         base_cells, mover_rack: the position (lexicon codes; the rack as CODES counts).
-        candidates, c_at, candidate_leave: the candidate and the value of its leave.
+        candidates, candidate_leaves: the candidates (packed moves, MOVE_FIELDS + rack_size
+            each) and the values of their leaves.
+        active: per candidate, whether to play its line.
         dealing, unseen: the unseen tiles in dealing order, and how many: the opponent's
             rack first, then the bag, drawn from the front.
         rack_size, plies, limit: the rack size; turns after the candidate (-1: to the end);
             the scoreless turns that end the game.
-        cells, racks, out, equity, move, rack_slots, rack_values, distinct, counts, taken:
-            working storage.
+        share: whether lines may share their replies' searches.
+        results: each candidate's value.
+        last_leave, leave_now, avoid_equity, equity: float working storage (a candidate each,
+            a candidate each, MAX_TARGETS, 2).
+        rack_slots, rack_values, distinct, counts, taken: working storage of the leave tables.
     """
     size = params[P_SIZE]
-    for i in range(size * size):
-        cells[i] = base_cells[i]
-    for c in range(CODES):
-        racks[c] = mover_rack[c]
-        racks[CODES + c] = 0
-    dealt = min(rack_size, unseen)
-    for i in range(dealt):
-        racks[CODES + dealing[i]] += 1
-    bag_at = dealt
-    with_leaves = len(leave_keys) > 0
-    spread = 0
-    last_leave = 0.0
-    scoreless = 0
-    turn = 0
+    n2 = size * size
     width = MOVE_FIELDS + rack_size
-    while plies < 0 or turn <= plies:
+    record_width = RECORD_FIELDS + size
+    lines = len(active)
+    cells = int_array(lines * n2)
+    racks = int_array(lines * 2 * CODES)
+    changed = int_array(lines * n2)
+    changed_count = int_array(lines)
+    bag_at = int_array(lines)
+    spread = int_array(lines)
+    scoreless = int_array(lines)
+    running = int_array(lines)
+    have = int_array(lines)
+    moves = int_array(lines * width)
+    members = int_array(lines)
+    grouped = int_array(lines)
+    replies = int_array(MAX_TARGETS * record_width)
+    found = int_array(MAX_TARGETS)
+    avoid_out = int_array(MAX_TARGETS * record_width)
+    out = int_array(record_width)
+    squares = int_array(4 * n2)
+    avoid_params = int_array(PARAMS + n2 + 1)
+    cover_params = int_array(PARAMS + 2 * n2)
+    for k in range(PARAMS):
+        avoid_params[k] = params[k]
+        cover_params[k] = params[k]
+    with_leaves = len(leave_keys) > 0
+    dealt = min(rack_size, unseen)
+    for i in range(lines):
+        if not active[i]:
+            continue
+        running[i] = 1
+        for k in range(n2):
+            cells[i * n2 + k] = base_cells[k]
+        for c in range(CODES):
+            racks[i * 2 * CODES + c] = mover_rack[c]
+        for k in range(dealt):
+            racks[i * 2 * CODES + CODES + dealing[k]] += 1
+        bag_at[i] = dealt
+        last_leave[i] = 0.0
+    turn = 0
+    left = 1
+    while left and (plies < 0 or turn <= plies):
         side = turn % 2
         sign = 1 - 2 * side
-        bag_before = unseen - bag_at
-        have = 1
-        leave_value = 0.0
-        if turn == 0:
-            for k in range(width):
-                move[k] = candidates[c_at + k]
-            if bag_before:
-                leave_value = candidate_leave
-        else:
-            rack = racks[side * CODES:(side + 1) * CODES]
+        for i in range(lines):
+            grouped[i] = 0
+            leave_now[i] = 0.0
+            have[i] = 1
+        for i in range(lines):
+            if not running[i]:
+                continue
+            bag_before = unseen - bag_at[i]
+            if turn == 0:
+                for k in range(width):
+                    moves[i * width + k] = candidates[i * width + k]
+                if bag_before:
+                    leave_now[i] = candidate_leaves[i]
+                continue
+            if grouped[i]:
+                continue
+            rack_at = (i * 2 + side) * CODES
+            rack = racks[rack_at:rack_at + CODES]
+            n_members = 0
+            if share and bag_before:
+                # The lines after this one whose side holds the same rack, the bag not empty.
+                for j in range(i, lines):
+                    if n_members == MAX_TARGETS:
+                        break
+                    if not running[j] or grouped[j] or unseen == bag_at[j]:
+                        continue
+                    same = 1
+                    other = (j * 2 + side) * CODES
+                    for c in range(CODES):
+                        if racks[other + c] != racks[rack_at + c]:
+                            same = 0
+                            break
+                    if same:
+                        members[n_members] = j
+                        n_members += 1
             if bag_before and not with_leaves:
-                found = search(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                               cells, rack, leave_keys, leave_values, 0.0, BEST_PLAY, out,
-                               equity)
+                bound = 0.0
+                keys = leave_keys
+                table = leave_values
             elif bag_before:
                 bound = fill_rack_table(leave_keys, leave_values, rack, rack_slots, rack_values,
                                         distinct, counts, taken)
-                found = search(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                               cells, rack, rack_slots, rack_values, bound, BEST_PLAY, out,
-                               equity)
-                if found:
-                    key = out[R_LEAVE]
+                keys = rack_slots
+                table = rack_values
+            else:
+                bound = fill_end_table(rack, values, _rack_value(values, racks,
+                                                                 (i * 2 + 1 - side) * CODES),
+                                       rack_slots, rack_values, distinct,
+                                       counts, taken)
+                keys = rack_slots
+                table = rack_values
+            if n_members >= SHARE_MIN_LINES:
+                shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                               base_cells, rack, keys, table, bound, members, n_members, cells,
+                               changed, changed_count, avoid_params, cover_params, replies,
+                               found, avoid_out, avoid_equity, out, equity, squares)
+            else:
+                members[0] = i
+                n_members = 1
+                found[0] = search(params, arcs, node_mask, values, letter_mult, word_mult,
+                                  order, cells[i * n2:(i + 1) * n2], rack, keys, table, bound,
+                                  BEST_PLAY, replies, equity)
+            for m in range(n_members):
+                j = members[m]
+                grouped[j] = 1
+                if not found[m]:
+                    have[j] = 0
+                    continue
+                record_move(replies, m * record_width, cells[j * n2:(j + 1) * n2], size, moves,
+                            j * width)
+                if bag_before and with_leaves:
+                    key = replies[m * record_width + R_LEAVE]
                     slot = leave_slot(rack_slots, key)
                     if rack_slots[slot] == key:
-                        leave_value = rack_values[slot]
+                        leave_now[j] = rack_values[slot]
+        left = 0
+        for i in range(lines):
+            if not running[i]:
+                continue
+            bag_before = unseen - bag_at[i]
+            at = i * 2 * CODES + side * CODES
+            ended = 0
+            if not have[i]:
+                scoreless[i] += 1
             else:
-                bound = fill_end_table(rack, values, _rack_value(values, racks, 1 - side),
-                                       rack_slots, rack_values, distinct, counts, taken)
-                found = search(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                               cells, rack, rack_slots, rack_values, bound, BEST_PLAY, out,
-                               equity)
-            if found:
-                record_move(out, 0, cells, size, move, 0)
+                placed = moves[i * width + M_PLACED]
+                for k in range(placed):
+                    packed = moves[i * width + MOVE_FIELDS + k]
+                    square = packed >> 16
+                    cells[i * n2 + square] = (packed >> 8) & 255
+                    racks[at + (packed & 255)] -= 1
+                    changed[i * n2 + changed_count[i]] = square
+                    changed_count[i] += 1
+                for _ in range(min(placed, unseen - bag_at[i])):
+                    racks[at + dealing[bag_at[i]]] += 1
+                    bag_at[i] += 1
+                score = moves[i * width + M_SCORE]
+                spread[i] += sign * score
+                scoreless[i] = scoreless[i] + 1 if score == 0 else 0
+                if side == 0:
+                    last_leave[i] = leave_now[i]
+                if not bag_before:
+                    empty = 1
+                    for c in range(CODES):
+                        if racks[at + c]:
+                            empty = 0
+                            break
+                    if empty:
+                        other = i * 2 * CODES + (1 - side) * CODES
+                        results[i] = float(spread[i] + sign * 2 * _rack_value(values, racks,
+                                                                             other))
+                        ended = 1
+            if not ended and scoreless[i] >= limit:
+                results[i] = float(spread[i] - _rack_value(values, racks, i * 2 * CODES)
+                                   + _rack_value(values, racks, i * 2 * CODES + CODES))
+                ended = 1
+            if ended:
+                running[i] = 0
             else:
-                have = 0
-        if not have:
-            scoreless += 1
-        else:
-            placed = move[M_PLACED]
-            for k in range(placed):
-                packed = move[MOVE_FIELDS + k]
-                cells[packed >> 16] = (packed >> 8) & 255
-                racks[side * CODES + (packed & 255)] -= 1
-            for _ in range(min(placed, unseen - bag_at)):
-                racks[side * CODES + dealing[bag_at]] += 1
-                bag_at += 1
-            score = move[M_SCORE]
-            spread += sign * score
-            scoreless = scoreless + 1 if score == 0 else 0
-            if side == 0:
-                last_leave = leave_value
-            if not bag_before:
-                empty = 1
-                for c in range(CODES):
-                    if racks[side * CODES + c]:
-                        empty = 0
-                        break
-                if empty:
-                    return float(spread + sign * 2 * _rack_value(values, racks, 1 - side))
-        if scoreless >= limit:
-            return float(spread - _rack_value(values, racks, 0) + _rack_value(values, racks, 1))
+                left = 1
         turn += 1
-    return spread + last_leave
-
-
-def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                     leave_keys, leave_values, base_cells, mover_rack, candidates,
-                     candidate_leaves, active, dealing, unseen, rack_size, plies, limit, results,
-                     cells, racks, out, equity, move, rack_slots, rack_values, distinct, counts,
-                     taken):
-    """simulate_line for every active candidate (active[i] != 0) over one dealing; the values
-    go to results[i].
-    """
-    width = MOVE_FIELDS + rack_size
-    for i in range(len(active)):
-        if active[i]:
-            results[i] = simulate_line(params, arcs, node_mask, values, letter_mult, word_mult,
-                                       order, leave_keys, leave_values, base_cells, mover_rack,
-                                       candidates, i * width, candidate_leaves[i], dealing,
-                                       unseen, rack_size, plies, limit, cells, racks, out,
-                                       equity, move, rack_slots, rack_values, distinct, counts,
-                                       taken)
+    for i in range(lines):
+        if running[i]:
+            results[i] = spread[i] + last_leave[i]

@@ -47,6 +47,7 @@ import itertools
 import math
 import random
 import time
+import types
 from collections import Counter
 from dataclasses import dataclass
 
@@ -56,6 +57,7 @@ from lookup.crossword import sim_kernel
 from lookup.crossword.board import Board
 from lookup.crossword.endgame import check_budget, endgame_search, play_tiles
 from lookup.crossword.engine_kernel import (
+    MAX_TARGETS,
     MOVE_FIELDS,
     R_LEAVE,
     R_LENGTH,
@@ -316,15 +318,33 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
 
 # The kernel's functions (lookup/crossword/sim_kernel.py) that call each other.
 KERNEL_FUNCTIONS = ("_rack_kinds", "_subset_key", "_subset_size", "fill_rack_table",
-                    "fill_end_table", "_rack_value", "simulate_line", "simulate_dealing")
+                    "fill_end_table", "_rack_value", "records_precede", "zone",
+                    "shared_replies", "simulate_dealing")
 
 
+@functools.cache
 def _kernel(compiled: bool) -> dict:
     if compiled:
         from lookup.crossword.engine_numba import compiled_extension
 
-        return compiled_extension(sim_kernel, KERNEL_FUNCTIONS)
+        return compiled_extension(_compiled_sources(), KERNEL_FUNCTIONS)
     return {name: getattr(sim_kernel, name) for name in KERNEL_FUNCTIONS}
+
+
+@functools.cache
+def _compiled_sources():
+    """sim_kernel's namespace with turn_kernel's covering_search compiled (compiled_extension
+    swaps in the compiled engine kernel's functions only): what the compiled kernel is built
+    from, one object so that compiled_extension's cache keeps it.
+    """
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.engine_numba import compiled_extension
+
+    sources = types.ModuleType(sim_kernel.__name__, sim_kernel.__doc__)
+    sources.__dict__.update(vars(sim_kernel))
+    sources.covering_search = compiled_extension(
+        turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)["covering_search"]
+    return sources
 
 
 @functools.lru_cache(maxsize=4)
@@ -358,9 +378,11 @@ class _KernelLines:
         base_cells, mover_rack: the position (engine.cells, engine.rack_counts).
         plays: the candidates (record tuples).
         plies: turns after each candidate, None to the end.
+        share: lines share their replies' searches (sim_kernel.shared_replies).
     """
 
-    def __init__(self, engine, leaves, base_cells, mover_rack, plays: list, plies: int | None):
+    def __init__(self, engine, leaves, base_cells, mover_rack, plays: list, plies: int | None,
+                 share: bool = True):
         self.engine = engine
         compiled = engine.compiled
         self.simulate_dealing = _kernel(compiled)["simulate_dealing"]
@@ -368,6 +390,7 @@ class _KernelLines:
         self.rack_size = rules.rack_size
         self.limit = rules.scoreless_turns_end
         self.plies = -1 if plies is None else plies
+        self.share = share
         width = MOVE_FIELDS + rules.rack_size
         cells = [int(c) for c in base_cells]
         packed = [0] * (width * len(plays))
@@ -398,13 +421,11 @@ class _KernelLines:
             self.base_cells, self.mover_rack = cells, [int(n) for n in mover_rack]
             self.candidates, self.candidate_leaves = packed, leave_values
             self.leave_keys = [int(k) for k in self.leave_keys]
-        self.ints = ints
         self.active = ints(len(plays))
         self.results = floats(len(plays))
         codes = sim_kernel.CODES
-        self.work = (ints(engine.size * engine.size), ints(2 * codes), ints(engine.width),
-                     floats(2), ints(width), ints(256), floats(256), ints(codes), ints(codes),
-                     ints(codes))
+        self.work = (floats(len(plays)), floats(len(plays)), floats(MAX_TARGETS), floats(2),
+                     ints(256), floats(256), ints(codes), ints(codes), ints(codes))
 
     def values(self, order: list, pruned: list) -> list:
         """The value of every candidate not pruned over the dealing `order` (lexicon codes)."""
@@ -414,7 +435,8 @@ class _KernelLines:
         self.simulate_dealing(*self.engine.kernel_constants, self.leave_keys, self.leave_values,
                               self.base_cells, self.mover_rack, self.candidates,
                               self.candidate_leaves, self.active, dealing, len(order),
-                              self.rack_size, self.plies, self.limit, self.results, *self.work)
+                              self.rack_size, self.plies, self.limit, self.share, self.results,
+                              *self.work)
         return [float(v) for v in self.results]
 
 
@@ -432,7 +454,7 @@ def _unseen(engine, board: Board, rack: str, unseen: str | None) -> list[int]:
 def simulate(engine, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
              plies: int | None = 2, iterations: int | None = None,
              seconds: float | None = None, seed: int = 0, leave=None, progress=None,
-             kernel: bool | None = None) -> list:
+             kernel: bool | None = None, share: bool = True) -> list:
     """Simulate the best candidates (module docstring): CrosswordGame.simulate.
 
     Args:
@@ -453,6 +475,8 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
             engine) or in Python (False); None: the kernel when the game allows repeated words
             and no leave function is given (the kernel knows neither the board's words nor the
             function), and the engine is compiled.
+        share: the kernel's lines share their replies' searches (sim_kernel.shared_replies);
+            False: each line searches alone (the same rows; a baseline to measure against).
 
     Returns:
         SimRow per candidate: the ones still running by mean, best first, then the pruned
@@ -480,7 +504,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     lines = None
     if kernel and engine.cw.rules.repeat_words and leaves.leave is None:
         lines = _KernelLines(engine, leaves, base_cells, mover_rack,
-                             [play for _equity, play in plays], plies)
+                             [play for _equity, play in plays], plies, share)
     rng = random.Random(seed)
     totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
     gains = [[0.0, 0.0, 0] for _ in plays]  # the same, of value minus the first candidate's
