@@ -305,7 +305,7 @@ def test_shared_replies_are_the_full_searchs_best_replies(compiled, number, shuf
                              ints(range(len(plays))), len(plays), ints(line_cells),
                              ints(changed), ints(changed_count),
                              ints(params + [0] * (n2 + 1)), ints(params + [0] * (2 * n2)),
-                             replies, found, ints([0] * (MAX_TARGETS * width)),
+                             replies, found, ints([0] * ((MAX_TARGETS + 1) * width)),
                              floats(MAX_TARGETS), ints([0] * width), floats(2),
                              ints([0] * (4 * n2)))
     for m in range(len(plays)):

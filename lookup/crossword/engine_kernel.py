@@ -444,7 +444,8 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
             equity of the targets the play may serve).
         mode: ALL_PLAYS, BEST_PLAY or BEST_AVOIDING (params then extended, see BEST_AVOIDING).
         out: records (module docstring), capacity len(out) // (RECORD_FIELDS + size);
-            BEST_AVOIDING: target k's best play at k * (RECORD_FIELDS + size).
+            BEST_AVOIDING: target k's best play at (k + 1) * (RECORD_FIELDS + size) (the
+            first record's room is working storage).
         best_equity: best_equity[0] receives the best play's equity (BEST_PLAY);
             BEST_AVOIDING: best_equity[k] target k's.
 
@@ -768,12 +769,18 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                             for k in range(targets):
                                 if not (allowed >> k) & 1:
                                     continue
-                                at = k * width
-                                if (found >> k) & 1 and (equity < best_equity[k] or (
-                                        equity == best_equity[k] and not _precedes(
-                                            out[at:at + width], o, line, first - line_start,
-                                            length, bits, ocells, word, base + first))):
-                                    continue
+                                at = (k + 1) * width
+                                if (found >> k) & 1:
+                                    if equity < best_equity[k]:
+                                        continue
+                                    if equity == best_equity[k]:
+                                        # _precedes reads the record at out[0:].
+                                        for q in range(width):
+                                            out[q] = out[at + q]
+                                        if not _precedes(out, o, line, first - line_start,
+                                                         length, bits, ocells, word,
+                                                         base + first):
+                                            continue
                                 found |= 1 << k
                                 best_equity[k] = equity
                                 _write_record(out, at, score, o, line, first - line_start,

@@ -60,8 +60,10 @@ from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 from lookup.crossword.turn_kernel import covering_search
 
 CODES = LETTER_MASK + 1  # rack counts per side
-# Lines whose side to move holds the same rack share its reply's search when at least this many.
-SHARE_MIN_LINES = 2
+# Lines whose side to move holds the same rack share its reply's search when at least this many:
+# a shared search costs about one full search plus half of one per line (the covering
+# searches), so two lines would pay about what they save.
+SHARE_MIN_LINES = 3
 
 
 def _rack_kinds(rack, distinct, counts, taken):
@@ -255,10 +257,10 @@ def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, orde
         source = out
         at = 0
         if (avoided >> m) & 1 and (not covered or avoid_equity[m] > equity[0] or (
-                avoid_equity[m] == equity[0] and records_precede(avoid_out, m * width, out,
-                                                                 0))):
+                avoid_equity[m] == equity[0] and records_precede(avoid_out, (m + 1) * width,
+                                                                 out, 0))):
             source = avoid_out
-            at = m * width
+            at = (m + 1) * width
         found[m] = 1 if covered or (avoided >> m) & 1 else 0
         for k in range(width):
             replies[m * width + k] = source[at + k]
@@ -311,7 +313,7 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
     grouped = int_array(lines)
     replies = int_array(MAX_TARGETS * record_width)
     found = int_array(MAX_TARGETS)
-    avoid_out = int_array(MAX_TARGETS * record_width)
+    avoid_out = int_array((MAX_TARGETS + 1) * record_width)
     out = int_array(record_width)
     squares = int_array(4 * n2)
     avoid_params = int_array(PARAMS + n2 + 1)
