@@ -30,7 +30,9 @@ on the clock).
 The lines run in Python around the compiled best-play search (_simulate_line), or whole, one
 dealing for every candidate per call, in lookup/crossword/sim_kernel.py (_KernelLines; the
 default on the compiled engine when no leave function is given and words may repeat): the same
-values to the last bit (tests/test_simulate.py).
+values to the last bit (tests/test_simulate.py). The kernel's lines share the search of a reply
+when they face it with the same rack (every line's first reply: the dealt opponent rack; the
+module docstring of sim_kernel.py says why the shared search finds each line's own best play).
 
 Leaves come from a function of the kept tiles ("?" a blank) in points when one is given,
 else from the game's leave table when it is built (lookup/crossword/leaves.py, looked up many at
