@@ -203,6 +203,23 @@ def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies
                                 **options)) == expected
 
 
+@pytest.mark.skipif(not numba_available(), reason="numba is not installed")
+def test_more_lines_than_one_shared_search_serves_give_the_same_rows():
+    # One BEST_AVOIDING search serves at most MAX_TARGETS lines: 80 candidates share their
+    # first replies in two groups, and the rows are those of every line searching alone.
+    from lookup.crossword.engine_kernel import MAX_TARGETS
+
+    cw = with_table("scrabble-en", quarter_table("scrabble-en"))
+    engine = MoveEngine(cw, compiled=True)
+    for number in (15, 30):
+        board, rack, tiles = shuffled_position(cw, number, number)
+        options = {"unseen": "".join(tiles[:20]), "candidates": 80, "plies": 2,
+                   "iterations": 3, "seed": number}
+        shared = row_figures(simulate(engine, board, rack, **options))
+        assert len(shared) > MAX_TARGETS
+        assert shared == row_figures(simulate(engine, board, rack, share=False, **options))
+
+
 def plain_best_reply(engine, cells, rack, table):
     """The oracle of the best play by equity: every play listed (ALL_PLAYS), each valued score
     + its leave's value in `table` (a LeaveTable or None), the best taken by equity, then in
