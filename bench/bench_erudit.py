@@ -20,9 +20,13 @@ seconds of the process (time.process_time). The branch and bound that ClusterSea
 measured median 59 ms / 2.25 s / 97 s and p95 0.98 s / 16.7 s / 267 s with 0 / 1 / 2 blanks
 on the first 20 / 14 / 6 of these positions; ClusterSearch's first version (commit 564f3c6,
 before the one-tile bound, the tighter join reach and the join groups of blank classes)
-median 13 ms / 157 ms / 2.4 s and p95 75 ms / 2.8 s / 45 s on these 40 (BEFORE, in the notes).
+median 13 ms / 157 ms / 2.4 s and p95 75 ms / 2.8 s / 45 s on these 40; at commit 416ed08 (the
+one-tile bound, the tighter join reach and the join groups of blank classes, measured under a
+load average of 3-5) median 13.7 ms / 150 ms / 1.47 s and p95 58 ms / 1.51 s / 11.7 s (BEFORE, in
+the notes).
 """
 
+import os
 import statistics
 import sys
 import time
@@ -43,10 +47,11 @@ BLANKS = (0, 1, 2)
 BUDGET = 0.1  # seconds
 TOP = 10
 OPENING = "облмеоб"
-# ClusterSearch's first version's rows (commit 564f3c6): (median, p95) in ms by blank count,
-# of the full search and of moves(top=TOP) (with two blanks on the first 5 positions only).
-BEFORE = {0: (13.44, 75.30), 1: (157, 2816), 2: (2433, 45323)}
-BEFORE_TOP = {0: (14.53, 78.37), 1: (138, 3013), 2: (16531, 45091)}
+# The rows at commit 416ed08: (median, p95) in ms by blank count, of the full search and of
+# moves(top=TOP).
+BEFORE_COMMIT = "416ed08"
+BEFORE = {0: (13.66, 58.26), 1: (150, 1508), 2: (1471, 11650)}
+BEFORE_TOP = {0: (14.40, 63.06), 1: (148, 1663), 2: (1443, 13280)}
 
 row = partial(common.row, "erudit")
 
@@ -95,6 +100,7 @@ def run() -> list[dict]:
         clusters, groups, multi = [], [], []
         proven = exact = 0
         positions = midgame_positions(cw, blanks)
+        load = os.getloadavg()[0]
         for board, rack in positions:
             codes = cw.rack_codes(rack, board)
             spent, plays = timed(cw._plays, board, codes, 1)
@@ -141,7 +147,8 @@ def run() -> list[dict]:
             before = {"full": BEFORE, "top": BEFORE_TOP}.get(method)
             note = ""
             if before:
-                note = f"before: {before[blanks][0]:,} ms (commit 564f3c6)"
+                note = (f"before: {before[blanks][0]:,} ms (commit {BEFORE_COMMIT}); load "
+                        f"average {load:.1f} at the start (other jobs on the machine)")
             rows.append(row(f"{label}: {name}, time per turn, median",
                             statistics.median(seconds[method]) * 1000, "ms", note=note))
             if before:
