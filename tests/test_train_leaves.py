@@ -107,7 +107,7 @@ def test_the_turn_player_logs_each_move_made_with_tiles_in_the_bag_and_its_equit
         assert log == [(key, equity) for key, equity, _kind in expected]
         return move
 
-    result = Game(engine, [checked, checked], 1).run()
+    result = Game(engine, [checked, checked], 4, check=True).run()
     kinds = Counter(kind for _key, _equity, kind in expected)
     assert kinds["turn"] > 0 and kinds["play"] > 0 and len(log) < result.turns
 

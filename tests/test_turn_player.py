@@ -15,6 +15,7 @@ from lookup.crossword.board import BLANK
 from lookup.crossword.engine import MoveEngine
 from lookup.crossword.leaves import LeaveValues, leave_keys
 from lookup.crossword.tiles import key_of_codes
+from lookup.crossword.turn import board_words
 from lookup.play.game import Game, Position
 from lookup.play.players import EquityPlayer, TurnEquityPlayer
 
@@ -39,12 +40,13 @@ def kept_codes(rack: list, move) -> list:
     return kept
 
 
-def reference_values(cw, table, board, rack: list, full: bool, laid: int) -> list:
+def reference_values(cw, table, board, rack: list, full: bool, laid: int, start) -> list:
     """(equity, play) of every single-line play of `rack` on `board`: score + the leave kept,
-    + the bingo when the play empties a full rack after `laid` earlier parts."""
+    + the bingo when the play empties a full rack after `laid` earlier parts; no play forms a
+    word of the board `start` the turn began on (an earlier part may have extended it)."""
     text = cw.rules.tiles.text(rack)
     rows = []
-    for move in cw.moves(board, text):
+    for move in cw.moves(board, text, played_words=board_words(start)):
         if move.kind != "play":
             continue
         kept = kept_codes(rack, move)
@@ -87,7 +89,7 @@ def test_the_turn_player_lays_the_best_part_by_equity_until_none_raises_it(compi
         placed = []
         equity = None
         for laid, part in enumerate(parts):
-            rows = reference_values(cw, table, now, rack, full, laid)
+            rows = reference_values(cw, table, now, rack, full, laid, board)
             best = max(value for value, _play in rows)
             chosen = next(value for value, play in rows if play.key() == part.key())
             assert chosen == best, f"{label} part {laid}"
@@ -97,7 +99,7 @@ def test_the_turn_player_lays_the_best_part_by_equity_until_none_raises_it(compi
             raised = turn_equity(cw, table, board, placed, rack)
             assert equity is None or raised > equity, f"{label} part {laid} lowers the equity"
             equity = raised
-        rows = reference_values(cw, table, now, rack, full, len(parts)) if rack else []
+        rows = reference_values(cw, table, now, rack, full, len(parts), board) if rack else []
         if rows:
             best = max(value for value, _play in rows)
             assert any(turn_equity(cw, table, board, placed + play.placed,
@@ -126,3 +128,16 @@ def test_the_turn_player_keeps_blanks_and_their_letters_apart():
     assert cw.validate(board, move, rack="??") == []
     assert all(code & BLANK for part in (move.parts if move.kind == "turn" else (move,))
                for code in part.key()[4] if code & BLANK)
+
+
+def test_no_part_forms_a_word_the_board_held_when_the_turn_began():
+    # With this table, game seed 1 reaches a turn whose first part extends ОР into СОР; a later
+    # part forming ОР elsewhere repeats a word (the board held it when the turn began), which
+    # the engine, judging each part on the board the parts before it leave, did not see.
+    # check=True validates every turn as CrosswordGame.validate does.
+    cw = copy.copy(fixture_game(GAME))
+    table = random_table(5)
+    cw._leaves = table
+    player = TurnEquityPlayer(table)
+    result = Game(MoveEngine(cw, compiled=False), [player, player], 1, check=True).run()
+    assert (result.turns, result.scores) == (45, [388, 254])

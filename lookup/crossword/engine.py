@@ -252,8 +252,12 @@ class MoveEngine:
 
     # --- search ----------------------------------------------------------------------------
     def search_cells(self, cells, rack_counts, best: bool = False,
-                     leaves: LeaveTable | None = None):
+                     leaves: LeaveTable | None = None, played: set | None = None):
         """Raw records of a position (lookup/crossword/engine_kernel.py).
+
+        Under repeat_words = false the plays that form a word on the board, or one of
+        `played` (words as strings, e.g. those on the board when a turn of several parts
+        began: a part may have extended one), or one word twice, are left out.
 
         Returns:
             best=False: (records, count): every play, records of `width` int64s.
@@ -262,7 +266,7 @@ class MoveEngine:
         leaves = leaves or self._empty_leaves
         if not best:
             if not self.cw.rules.repeat_words:
-                return self._search_without_repeats(cells, rack_counts, best, leaves)
+                return self._search_without_repeats(cells, rack_counts, best, leaves, played)
             return self._all_plays(cells, rack_counts, leaves)
         out = self._ints(self.width)
         equity = self._floats(1)
@@ -275,8 +279,8 @@ class MoveEngine:
         if not self.cw.rules.repeat_words:
             as_list = out.tolist() if self.compiled else out
             board = [int(c) for c in cells]
-            if self._repeats(as_list, 0, board, self._board_words(board)):
-                return self._search_without_repeats(cells, rack_counts, best, leaves)
+            if self._repeats(as_list, 0, board, self._board_words(board) | (played or set())):
+                return self._search_without_repeats(cells, rack_counts, best, leaves, played)
         return out, equity[0]
 
     def _all_plays(self, cells, rack_counts, leaves: LeaveTable):
@@ -292,7 +296,8 @@ class MoveEngine:
                 return (used.copy() if self.compiled else used), count
             self._buffer = self._ints(count * self.width)
 
-    def _search_without_repeats(self, cells, rack_counts, best: bool, leaves: LeaveTable):
+    def _search_without_repeats(self, cells, rack_counts, best: bool, leaves: LeaveTable,
+                                played: set | None):
         """search_cells under repeat_words = false (Erudit): the kernel knows nothing of the
         words on the board, so its plays are filtered here, and the best taken among the rest
         by equity, ties in the order of CrosswordGame.moves.
@@ -300,7 +305,7 @@ class MoveEngine:
         rows, count = self._all_plays(cells, rack_counts, leaves)
         rows = rows.tolist() if self.compiled else rows
         cells = [int(c) for c in cells]
-        played = self._board_words(cells)
+        played = self._board_words(cells) | (played or set())
         width = self.width
         kept = [at for at in range(0, count * width, width)
                 if not self._repeats(rows, at, cells, played)]

@@ -23,7 +23,7 @@ from lookup.crossword.equity import kept_set_values
 from lookup.crossword.move import Move
 from lookup.crossword.simulate import pre_endgame, simulate
 from lookup.crossword.tiles import codes_of_key, key_of_codes
-from lookup.crossword.turn import turn_score
+from lookup.crossword.turn import board_words, turn_score
 from lookup.errors import ArtifactMissing
 from lookup.play.game import Position
 
@@ -156,6 +156,9 @@ class TurnEquityPlayer:
         cells = position.cells.copy()
         counts = position.rack_counts.copy()
         board = start = position.board
+        # A part may not form a word that was on the board when the turn began, though an
+        # earlier part extended it (the engine sees the board as the parts leave it).
+        words_before = board_words(start)
         first = leaves_of_rack(self.model, position, rack)
         leaves = first
         parts = []
@@ -169,7 +172,8 @@ class TurnEquityPlayer:
                 worth[sizes[playable] == 0] += rules.bingo  # this part empties the rack
             record, _part_equity = engine.search_cells(
                 cells, counts, best=True, leaves=engine.keyed_leave_table(lex_keys[playable],
-                                                                           worth))
+                                                                           worth),
+                played=words_before)
             if record is None:
                 break
             part = engine.move(record, board)
