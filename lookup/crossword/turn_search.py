@@ -283,7 +283,9 @@ class _Cluster:
             each of its tiles in the four directions (a tile there forms a word with it);
             zone_squares lists the zone.
         joins, join_squares: the squares a part joining it with others must cover one of:
-            the zone of its last part when that part extended a cluster, else its zone.
+            the zone of its last part when that part extended a cluster, else its zone
+            (join_squares listed only when it leaves two rack tiles or more: else it joins
+            nothing).
         used: its tiles as a sub-multiset index of the rack (ClusterSearch).
         score: the sum of its words, each with the premiums of its new squares.
         words: its words (tuples of lexicon codes) when the game forbids repeats (else empty);
@@ -332,8 +334,9 @@ class ClusterSearch:
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
-        cover: cover(cells, counts, across, down), the plays of (cells, counts) that cover
-            one of the squares listed for their direction (covering_step).
+        cover: the Cover of covering_step: cover(cells, counts, across, down), the plays of
+            (cells, counts) that cover one of the squares listed for their direction, and
+            cover.reaching, which of a join's choices of blank letters have a play at all.
         deadline: time.perf_counter() value at which to stop; the answer is then the best of
             the clusters found so far, and `proven` false.
         leave: rank by equity: leave(tiles kept, lexicon codes with 0 a blank) is their worth
