@@ -436,7 +436,7 @@ def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: 
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
 KERNEL_FUNCTIONS = ("move_width", "copy_move", "same_move", "placed_value",
                     "apply_move", "take_back", "table_home", "table_find", "table_store",
-                    "_record_before", "_sort_plays", "list_moves", "_first_play", "_horizon",
+                    "_sort_plays", "list_moves", "_first_play", "_horizon",
                     "_cache_find", "run")
 # Nodes between two readings of the clock (each a return from the compiled search).
 _SLICE_NODES = 2048

@@ -33,17 +33,13 @@ from lookup.crossword.engine_kernel import (
     MOVE_FIELDS,
     P_RACK_SIZE,
     P_SIZE,
-    R_BLANKS,
-    R_DIRECTION,
     R_LEAVE,
-    R_LENGTH,
-    R_LINE,
     R_SCORE,
-    R_START,
     RECORD_FIELDS,
     fill_leave_table,
     int_array,
     record_move,
+    records_precede,
     search,
 )
 from lookup.crossword.tiles import EMPTY_LEAVE
@@ -240,27 +236,8 @@ def table_store(keys, info, table_moves, width, generation, k0, k1, k2, depth, f
     copy_move(moves, m, table_moves, slot * width, width)
 
 
-def _record_before(records, a, b):
-    """Whether the play recorded at records[a:] comes before the one at records[b:] among plays
-    of the same sort key: direction, line, start, the main word's codes, blank bits (the order
-    in which engine_kernel.search's best play breaks ties, engine_kernel._precedes;
-    lookup/crossword/endgame.play_order).
-    """
-    for field in (R_DIRECTION, R_LINE, R_START):
-        if records[a + field] != records[b + field]:
-            return records[a + field] < records[b + field]
-    length_a = records[a + R_LENGTH]
-    length_b = records[b + R_LENGTH]
-    for k in range(min(length_a, length_b)):
-        if records[a + RECORD_FIELDS + k] != records[b + RECORD_FIELDS + k]:
-            return records[a + RECORD_FIELDS + k] < records[b + RECORD_FIELDS + k]
-    if length_a != length_b:
-        return length_a < length_b
-    return records[a + R_BLANKS] < records[b + R_BLANKS]
-
-
 def _sort_plays(order, keys, spare, n, records, record_width):
-    """Sort order[0:n] by keys[order[i]], ties by _record_before of their records (bottom-up
+    """Sort order[0:n] by keys[order[i]], ties by records_precede of their records (bottom-up
     merge sort through `spare`).
     """
     run = 1
@@ -275,8 +252,8 @@ def _sort_plays(order, keys, spare, n, records, record_width):
             while i < mid and j < hi:
                 left = order[i]
                 right = order[j]
-                if keys[right] < keys[left] or (keys[right] == keys[left] and _record_before(
-                        records, right * record_width, left * record_width)):
+                if keys[right] < keys[left] or (keys[right] == keys[left] and records_precede(
+                        records, right * record_width, records, left * record_width)):
                     spare[k] = right
                     j += 1
                 else:
@@ -301,7 +278,7 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
                side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
                sort_spare, arena, at, width, state):
     """List `side`'s plays at arena[at:], going out first, then by score, ties by
-    _record_before (lookup/crossword/endgame.play_order). Returns how many, or -1 when
+    records_precede (lookup/crossword/endgame.play_order). Returns how many, or -1 when
     `records` is too small (state[S_NEED] then says how many records the position has) and -2
     when the arena is.
     """

@@ -339,6 +339,25 @@ def setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, 
     return tiles
 
 
+def records_precede(a, a_at, b, b_at):
+    """Whether the play recorded at a[a_at:] comes before the one at b[b_at:] in the engine's
+    order of plays of equal equity: direction, line, start, the main word's codes, blank bits
+    (_precedes, which compares a play being found with a record; the endgame's sort and the
+    simulation's shared replies break ties by it).
+    """
+    for field in (R_DIRECTION, R_LINE, R_START):
+        if a[a_at + field] != b[b_at + field]:
+            return a[a_at + field] < b[b_at + field]
+    length = a[a_at + R_LENGTH]
+    other = b[b_at + R_LENGTH]
+    for k in range(min(length, other)):
+        if a[a_at + RECORD_FIELDS + k] != b[b_at + RECORD_FIELDS + k]:
+            return a[a_at + RECORD_FIELDS + k] < b[b_at + RECORD_FIELDS + k]
+    if length != other:
+        return length < other
+    return a[a_at + R_BLANKS] < b[b_at + R_BLANKS]
+
+
 def _precedes(out, direction, line, start, length, bits, ocells, word, first):
     """Whether the play (direction, line, start, word codes from square `first`, blank bits)
     sorts before the play recorded in out[0:] when both have the same equity: the order of

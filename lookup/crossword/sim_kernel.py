@@ -42,17 +42,13 @@ from lookup.crossword.engine_kernel import (
     MOVE_FIELDS,
     P_SIZE,
     PARAMS,
-    R_BLANKS,
-    R_DIRECTION,
     R_LEAVE,
-    R_LENGTH,
-    R_LINE,
-    R_START,
     RECORD_FIELDS,
     int_array,
     leave_slot,
     next_subset,
     record_move,
+    records_precede,
     search,
 )
 from lookup.crossword.equity import END_KEEP_PENALTY
@@ -153,24 +149,6 @@ def _rack_value(values, racks, at):
     for code in range(1, CODES):
         total += values[code] * racks[at + code]
     return total
-
-
-def records_precede(a, a_at, b, b_at):
-    """Whether the play recorded at a[a_at:] comes before the one at b[b_at:] in the engine's
-    order of plays of equal equity (engine_kernel._precedes, which compares a play being
-    found with a record).
-    """
-    for field in (R_DIRECTION, R_LINE, R_START):
-        if a[a_at + field] != b[b_at + field]:
-            return a[a_at + field] < b[b_at + field]
-    length = a[a_at + R_LENGTH]
-    other = b[b_at + R_LENGTH]
-    for k in range(min(length, other)):
-        if a[a_at + RECORD_FIELDS + k] != b[b_at + RECORD_FIELDS + k]:
-            return a[a_at + RECORD_FIELDS + k] < b[b_at + RECORD_FIELDS + k]
-    if length != other:
-        return length < other
-    return a[a_at + R_BLANKS] < b[b_at + R_BLANKS]
 
 
 def zone(cells, at, size, changed, c_at, n_changed, squares):

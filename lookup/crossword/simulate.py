@@ -320,7 +320,7 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
 
 # The kernel's functions (lookup/crossword/sim_kernel.py) that call each other.
 KERNEL_FUNCTIONS = ("_rack_kinds", "_subset_key", "_subset_size", "fill_rack_table",
-                    "fill_end_table", "_rack_value", "records_precede", "zone",
+                    "fill_end_table", "_rack_value", "zone",
                     "shared_replies", "simulate_dealing")
 
 
