@@ -17,12 +17,8 @@ BOARD = "\n".join(["." * 15] * 7 + [".....cat......."] + ["." * 15] * 7) + "\n"
 def artifacts(tmp_path_factory):
     """An artifacts directory with the scrabble-en rules and the fixture ENABLE GADDAG."""
     built = tmp_path_factory.mktemp("artifacts")
-    (built / "lexicons").mkdir()
     words = FIXTURE_WORDS["enable"].read_text().split()
-    source = gaddag_file(words, lexicon_alphabet("enable"), "cli-enable")
-    copy_graph_files(source, built / "lexicons" / "enable.gaddag")
-    result = wordpack_build(built, "crossword", "config/crossword/scrabble-en.toml", "-o",
-                      str(built / "crossword" / "scrabble-en.json"))
+    result = build_game(built, "scrabble-en", "enable", words, "cli-enable")
     assert result.returncode == 0, result.stderr
     assert "scrabble-en, 100 tiles, lexicon enable" in result.stdout
     return built
@@ -41,6 +37,17 @@ def wordpack(built, *args, stdin=None):
 
 def wordpack_build(built, *args):
     return run("pipeline", built, *args)
+
+
+def build_game(built, game: str, lexicon: str, words, name: str):
+    """Put into the artifacts directory `built` the GADDAG of `words` as lexicon `lexicon` and
+    the rules of crossword game `game` (`name` tells the GADDAG's temporary file); the rules
+    build's result."""
+    (built / "lexicons").mkdir(exist_ok=True)
+    source = gaddag_file(words, lexicon_alphabet(lexicon), name)
+    copy_graph_files(source, built / "lexicons" / f"{lexicon}.gaddag")
+    return wordpack_build(built, "crossword", f"config/crossword/{game}.toml", "-o",
+                          str(built / "crossword" / f"{game}.json"))
 
 
 def test_moves_table_and_board(artifacts, tmp_path):
@@ -175,12 +182,8 @@ def test_committed_positions_are_real_positions(game):
 
 def test_moves_lists_erudit_turns(tmp_path):
     """A turn row names its parts in order; the board marks the new tiles of every part."""
-    (tmp_path / "lexicons").mkdir()
-    source = gaddag_file(["кот", "ко", "то", "кто"], lexicon_alphabet("opencorpora-nouns"),
-                         "cli-erudit")
-    copy_graph_files(source, tmp_path / "lexicons" / "opencorpora-nouns.gaddag")
-    result = wordpack_build(tmp_path, "crossword", "config/crossword/erudit-ru.toml", "-o",
-                            str(tmp_path / "crossword" / "erudit-ru.json"))
+    result = build_game(tmp_path, "erudit-ru", "opencorpora-nouns", ["кот", "ко", "то", "кто"],
+                        "cli-erudit")
     assert result.returncode == 0, result.stderr
     rows = ["." * 15] * 15
     rows[7] = "." * 6 + "кот" + "." * 6

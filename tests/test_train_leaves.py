@@ -11,10 +11,7 @@ import pytest
 
 from crossword_support import (
     FIXTURE_WORDS,
-    copy_graph_files,
     fixture_game,
-    gaddag_file,
-    lexicon_alphabet,
     rules,
 )
 from lookup.crossword.engine import MoveEngine
@@ -27,7 +24,7 @@ from lookup.play.game import Game, Position
 from lookup.play.players import TurnEquityPlayer
 from pipeline.train_leaves import install_leaves, reproduce, train
 from test_crossword_cli import artifacts as cli_artifacts  # noqa: F401 (a fixture)
-from test_crossword_cli import wordpack_build
+from test_crossword_cli import build_game, wordpack_build
 
 
 @pytest.fixture(scope="module")
@@ -116,12 +113,8 @@ def test_the_turn_player_logs_each_move_made_with_tiles_in_the_bag_and_its_equit
 def erudit_artifacts(tmp_path_factory):
     """An artifacts directory with the erudit-ru rules and the fixture Russian GADDAG."""
     built = tmp_path_factory.mktemp("erudit-artifacts")
-    (built / "lexicons").mkdir()
     words = FIXTURE_WORDS["opencorpora-nouns"].read_text().split()
-    source = gaddag_file(words, lexicon_alphabet("opencorpora-nouns"), "train-erudit")
-    copy_graph_files(source, built / "lexicons" / "opencorpora-nouns.gaddag")
-    result = wordpack_build(built, "crossword", "config/crossword/erudit-ru.toml", "-o",
-                            str(built / "crossword" / "erudit-ru.json"))
+    result = build_game(built, "erudit-ru", "opencorpora-nouns", words, "train-erudit")
     assert result.returncode == 0, result.stderr
     return built
 
