@@ -8,9 +8,12 @@ import math
 import random
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from crossword_oracle import brute_force_turns, grid_of
 from crossword_support import (
+    blank_variant,
     fixture_game,
     fixture_index,
     game_with_words,
@@ -18,6 +21,7 @@ from crossword_support import (
     selfplay_positions,
 )
 from lookup.crossword.game import CrosswordGame
+from lookup.crossword.turn import played_set
 from lookup.crossword.turn_search import ClusterSearch, covering_step
 from lookup.errors import BadInput
 from pipeline.selfplay import play_game
@@ -137,6 +141,29 @@ def test_the_compiled_cover_and_the_move_generator_find_the_same_turns():
         compiled, plain = (turn_list(cluster_turns(cw, board, rack, 10 ** 6, compiled=flag))
                            for flag in (True, False))
         assert compiled == plain, f"position {number}"
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 199), size=st.integers(2, 5), blanks=st.integers(0, 2),
+       repeats=st.booleans())
+def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size, blanks,
+                                                                    repeats):
+    # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_covering),
+    # the other in Python (ClusterSearch._add): the same turns, parts and scores, with the
+    # board's words forbidden (word keys in both) or not.
+    pytest.importorskip("numba")
+    cw = fixture_game(GAME)
+    position = selfplay_positions(GAME)[number]
+    board = cw.parse_board(position["board"])
+    rack = blank_variant(cw, board, position["rack"][:size], blanks)
+    assume(rack is not None)
+    played = played_set(board, None) if repeats else None
+    found = []
+    for compiled in (True, False):
+        search = cw._turn_search(board, cw.rack_codes(rack, board), played)
+        found.append([(move.notation(), move.score) for move in
+                      ClusterSearch(search, covering_step(cw, compiled)).best(10 ** 6)])
+    assert found[0] == found[1]
 
 
 def test_the_compiled_step_and_the_move_generator_find_the_same_greedy_turns():
@@ -564,8 +591,6 @@ PRUNED_BLANK_TURNS = {1: 4396, 2: 30854}
 
 @pytest.mark.parametrize("blanks", sorted(PRUNED_BLANK_CASES))
 def test_the_bounded_search_with_blanks_finds_the_plain_search_s_best_turns(blanks):
-    from crossword_support import blank_variant
-
     cw = fixture_game(GAME)
     positions = selfplay_positions(GAME)
     turns = 0

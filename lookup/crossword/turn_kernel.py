@@ -11,7 +11,10 @@ over squares that are not anchors, and generates each play from the leftmost anc
 each once, with the engine's scores and records. Every square next to a tile is an anchor, so
 flagging the squares a part must cover loses no play that covers one of them. `joins_reaching`
 runs it on many boards in one call, to tell which of a join's choices of blank letters have a
-play at all (ClusterSearch tries thousands, and one in a thousand has).
+play at all (ClusterSearch tries thousands, and one in a thousand has). `lay_covering` lists
+the plays and lays each as the next part of a cluster in the same call: its new tiles, the
+cluster's key, score, zone and words (ClusterSearch's `_add` and `_layout` in Python, which the
+tests hold it to), so that ClusterSearch makes only the clusters it has not seen.
 
 One source for CPython and numba, like the engine's kernel: lookup/crossword/engine_numba.py
 compiled_extension compiles TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's
@@ -54,6 +57,7 @@ from lookup.crossword.engine_kernel import (
     P_ROOT,
     P_SIZE,
     PARAMS,
+    R_BLANKS,
     R_DIRECTION,
     R_LENGTH,
     R_LINE,
@@ -113,6 +117,13 @@ covering_search.__qualname__ = "covering_search"
 covering_search.__doc__ = """engine_kernel.search with this module's `setup`: the plays that
 cover a square flagged in params[PARAMS:] (module docstring); same arguments and records."""
 
+def _first_square(out, at, size):
+    """(first square, stride between its squares) of the play recorded at out[at:]."""
+    if out[at + R_DIRECTION] == 0:
+        return out[at + R_LINE] * size + out[at + R_START], 1
+    return out[at + R_START] * size + out[at + R_LINE], size
+
+
 def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                    squares, codes, tile_counts, rack, member_squares, no_keys, no_values,
                    out, best_equity, reaching):
@@ -142,12 +153,7 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
             if reaching[c]:
                 break
             at = p * width
-            if out[at + R_DIRECTION] == 0:
-                square = out[at + R_LINE] * size + out[at + R_START]
-                stride = 1
-            else:
-                square = out[at + R_START] * size + out[at + R_LINE]
-                stride = size
+            square, stride = _first_square(out, at, size)
             covered = 0
             for _ in range(out[at + R_LENGTH]):
                 if not board[square]:
@@ -161,5 +167,251 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
             board[squares[c, t]] = cells[squares[c, t]]
 
 
+# lay_covering's row for one play (laid[p], p its record): whether its new tiles cover a square
+# of every member's, how many, their squares and codes, the sub-multiset index of the rack they
+# use, the cluster's key (its tiles sorted by square, 15 bits each: square << 7 | code, four
+# per number), the gain in score; the zone and the part's own zone, each as ZONE_WORDS numbers
+# of ZONE_BITS squares and as a count and a list of squares (ZONE_LIMIT at most: four per
+# tile); and the words the part forms (one per tile and the main word) and swallows (one on
+# either side of each tile in each direction at most), as word keys in two numbers (the
+# letters' codes in base 64, the last WORD_LOW_LETTERS in the second number).
+L_KEEP = 0
+L_TILES = 1
+L_SQUARES = 2
+L_CODES = 9
+L_USED = 16
+L_KEY = 17
+L_GAIN = 19
+L_ZONE = 20
+ZONE_WORDS = 4
+ZONE_BITS = 60
+ZONE_LIMIT = 28
+L_NEW_ZONE = L_ZONE + ZONE_WORDS
+L_ZONE_SQUARES = L_NEW_ZONE + ZONE_WORDS
+L_NEW_ZONE_SQUARES = L_ZONE_SQUARES + 1 + ZONE_LIMIT
+L_FORMED = L_NEW_ZONE_SQUARES + 1 + ZONE_LIMIT
+FORMED_LIMIT = 8
+L_SWALLOWED = L_FORMED + 1 + 2 * FORMED_LIMIT
+SWALLOWED_LIMIT = 28
+LAID_FIELDS = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
+# A word key is its letters' codes (1-63) in base 64, the last WORD_LOW_LETTERS of them in the
+# low number, the others in the high: key = high << (6 * WORD_LOW_LETTERS) | low.
+WORD_LOW_LETTERS = 10
+
+
+def _word_into(laid, p, at, board, first, last, step):
+    """Write the word of the run first..last (step) on `board` as a key at laid[p, at:]."""
+    length = (last - first) // step + 1
+    high = 0
+    low = 0
+    q = 0
+    for index in range(first, last + 1, step):
+        code = board[index] & LETTER_MASK
+        if length - q > WORD_LOW_LETTERS:
+            high = high * 64 + code
+        else:
+            low = low * 64 + code
+        q += 1
+    laid[p, at] = high
+    laid[p, at + 1] = low
+
+
+def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
+                 no_keys, no_values, out, best_equity, fresh, zone_before, members, strides,
+                 base_tiles, laid):
+    """covering_search's plays of (cells, rack), each laid as ClusterSearch lays a part of a
+    cluster (lookup/crossword/turn_search.py `_add` and `_layout`): laid[p] (L_* fields) for
+    record p of `out`.
+
+    `fresh` flags the squares of the tiles before the part (new in the turn: their premiums
+    count), `zone_before` their zone; a part is kept when it covers a square flagged in every
+    row of `members`; `strides` gives each tile code's digit in the rack's sub-multiset index
+    (0: a blank); base_tiles[i] the tiles before the part as square << 7 | code, for the key.
+
+    Returns the number of plays: when more than the room of `out` or `laid`, nothing is laid
+    and the caller runs again with room for all.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    width = RECORD_FIELDS + size
+    count = covering_search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                            rack, no_keys, no_values, 0.0, ALL_PLAYS, out, best_equity)
+    if count > len(out) // width or count > laid.shape[0]:
+        return count
+    board = cells.copy()
+    placed = int_array(n2)
+    zone = int_array(n2)
+    keys = int_array(16)
+    for p in range(count):
+        at = p * width
+        for f in range(LAID_FIELDS):
+            laid[p, f] = 0
+        square, stride = _first_square(out, at, size)
+        tiles = 0
+        used = 0
+        blanks = out[at + R_BLANKS]
+        for q in range(out[at + R_LENGTH]):
+            if not cells[square]:
+                code = out[at + RECORD_FIELDS + q]
+                if blanks >> q & 1:
+                    code |= BLANK
+                laid[p, L_SQUARES + tiles] = square
+                laid[p, L_CODES + tiles] = code
+                used += strides[0 if code & BLANK else code]
+                tiles += 1
+            square += stride
+        covered = 0
+        for m in range(members.shape[0]):
+            for t in range(tiles):
+                if members[m, laid[p, L_SQUARES + t]]:
+                    covered += 1
+                    break
+        if covered < members.shape[0]:
+            continue
+        laid[p, L_KEEP] = 1
+        laid[p, L_TILES] = tiles
+        laid[p, L_USED] = used
+        for t in range(tiles):
+            board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
+            placed[laid[p, L_SQUARES + t]] = 1
+        # The key: every tile of the cluster, by square.
+        n_keys = len(base_tiles)
+        for i in range(n_keys):
+            keys[i] = base_tiles[i]
+        for t in range(tiles):
+            keys[n_keys] = laid[p, L_SQUARES + t] * 128 + laid[p, L_CODES + t]
+            n_keys += 1
+        for i in range(1, n_keys):
+            value = keys[i]
+            j = i - 1
+            while j >= 0 and keys[j] > value:
+                keys[j + 1] = keys[j]
+                j -= 1
+            keys[j + 1] = value
+        for i in range(n_keys):
+            number = L_KEY + i // 4
+            laid[p, number] = laid[p, number] * 32768 + keys[i]
+        # The zone: the zone before less the part's squares, and the part's zone (the first
+        # empty square from each of its tiles in each direction).
+        for i in range(n2):
+            zone[i] = zone_before[i] and not placed[i]
+        for t in range(tiles):
+            square = laid[p, L_SQUARES + t]
+            row = square // size
+            col = square % size
+            for direction in range(4):
+                dr = 0
+                dc = 0
+                if direction == 0:
+                    dc = 1
+                elif direction == 1:
+                    dc = -1
+                elif direction == 2:
+                    dr = 1
+                else:
+                    dr = -1
+                r = row + dr
+                c = col + dc
+                while 0 <= r < size and 0 <= c < size and board[r * size + c]:
+                    r += dr
+                    c += dc
+                if 0 <= r < size and 0 <= c < size:
+                    other = r * size + c
+                    zone[other] = 1
+                    laid[p, L_NEW_ZONE + other // ZONE_BITS] |= 1 << (other % ZONE_BITS)
+        zone_listed = 0
+        new_listed = 0
+        for i in range(n2):
+            if zone[i]:
+                laid[p, L_ZONE + i // ZONE_BITS] |= 1 << (i % ZONE_BITS)
+                laid[p, L_ZONE_SQUARES + 1 + zone_listed] = i
+                zone_listed += 1
+            if laid[p, L_NEW_ZONE + i // ZONE_BITS] >> (i % ZONE_BITS) & 1:
+                laid[p, L_NEW_ZONE_SQUARES + 1 + new_listed] = i
+                new_listed += 1
+        laid[p, L_ZONE_SQUARES] = zone_listed
+        laid[p, L_NEW_ZONE_SQUARES] = new_listed
+        # The words: each run of two tiles or more through the part's tiles, with the premiums
+        # of the squares new in the turn, less the words of the tiles before that it holds
+        # (runs of two or more between the part's squares, one of them new in the turn).
+        gain = 0
+        formed = 0
+        swallowed = 0
+        for orientation in range(2):
+            step = 1 if orientation == 0 else size
+            for t in range(tiles):
+                square = laid[p, L_SQUARES + t]
+                line_first = square % size if step == size else square - square % size
+                line_last = line_first + step * (size - 1)
+                first = square
+                while first != line_first and board[first - step]:
+                    first -= step
+                last = square
+                while last != line_last and board[last + step]:
+                    last += step
+                if first == last:
+                    continue
+                # Each run once: from the first of the part's tiles on it.
+                seen = False
+                for u in range(t):
+                    other = laid[p, L_SQUARES + u]
+                    if first <= other <= last and (other - first) % step == 0 and (
+                            step == size or other // size == first // size):
+                        seen = True
+                        break
+                if seen:
+                    continue
+                _word_into(laid, p, L_FORMED + 1 + 2 * formed, board, first, last, step)
+                formed += 1
+                word = 0
+                multiplier = 1
+                part = 0
+                part_length = 0
+                part_multiplier = 1
+                part_fresh = False
+                part_first = first
+                for index in range(first, last + 1, step):
+                    value = values[board[index]]
+                    new_here = fresh[index] or placed[index]
+                    if new_here:
+                        word += value * letter_mult[index]
+                        multiplier *= word_mult[index]
+                    else:
+                        word += value
+                    if placed[index]:
+                        if part_length >= 2 and part_fresh:
+                            gain -= part * part_multiplier
+                            _word_into(laid, p, L_SWALLOWED + 1 + 2 * swallowed, board,
+                                       part_first, index - step, step)
+                            swallowed += 1
+                        part = 0
+                        part_length = 0
+                        part_multiplier = 1
+                        part_fresh = False
+                        part_first = index + step
+                    else:
+                        if new_here:
+                            part += value * letter_mult[index]
+                            part_multiplier *= word_mult[index]
+                            part_fresh = True
+                        else:
+                            part += value
+                        part_length += 1
+                if part_length >= 2 and part_fresh:
+                    gain -= part * part_multiplier
+                    _word_into(laid, p, L_SWALLOWED + 1 + 2 * swallowed, board, part_first,
+                               last, step)
+                    swallowed += 1
+                gain += word * multiplier
+        laid[p, L_GAIN] = gain
+        laid[p, L_FORMED] = formed
+        laid[p, L_SWALLOWED] = swallowed
+        for t in range(tiles):
+            board[laid[p, L_SQUARES + t]] = cells[laid[p, L_SQUARES + t]]
+            placed[laid[p, L_SQUARES + t]] = 0
+    return count
+
+
 # Compiled by engine_numba.compiled_extension, callees first.
-TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "joins_reaching")
+TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "_first_square",
+                         "joins_reaching", "_word_into", "lay_covering")

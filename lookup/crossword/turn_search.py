@@ -40,6 +40,23 @@ import numpy as np
 from lookup.crossword.board import BLANK, LETTER_MASK, Board, run_bounds, runs_through
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
+from lookup.crossword.turn_kernel import (
+    L_CODES,
+    L_FORMED,
+    L_GAIN,
+    L_KEEP,
+    L_KEY,
+    L_NEW_ZONE,
+    L_NEW_ZONE_SQUARES,
+    L_SQUARES,
+    L_SWALLOWED,
+    L_TILES,
+    L_USED,
+    L_ZONE,
+    L_ZONE_SQUARES,
+    WORD_LOW_LETTERS,
+    ZONE_BITS,
+)
 from lookup.errors import BadInput
 
 METHODS = ("greedy", "full")
@@ -357,6 +374,9 @@ class ClusterSearch:
         for code in self.kinds:
             self.strides[code] = stride
             stride *= rack[code] + 1
+        # (The same by tile code, 0 for a code not in the rack: for Cover.lay.)
+        self.stride_codes = np.array([self.strides.get(code, 0) for code in range(len(rack))],
+                                     dtype=np.int64)
         self.subsets = stride
         self.full = stride - 1
         digits = [tuple(index // self.strides[code] % (rack[code] + 1) for code in self.kinds)
@@ -369,12 +389,11 @@ class ClusterSearch:
         self.equity = leave is not None
         self.leave = ([0.0] * stride if leave is None
                       else [float(leave(self.kept(m))) for m in range(stride)])
-        # A cluster's words are tuples of lexicon codes (a blank's without its bit), and
-        # so are the words it may not form.
-        self.letter_code = [code & LETTER_MASK for code in range(2 * BLANK)]
+        # A cluster's words are word keys (word_key), and so are the words it may not form.
         codes = {letter: number + 1 for number, letter in enumerate(search.letters)}
         self.played = (None if search.played is None else
-                       {tuple(codes.get(letter, 0) for letter in word) for word in search.played})
+                       {word_key(codes[letter] for letter in word) for word in search.played
+                        if all(letter in codes for letter in word)})
         self.seen: dict = {}
         # _add's layouts by (shape, the last part's squares, extends).
         self.layouts: dict = {}
@@ -419,8 +438,8 @@ class ClusterSearch:
     def _add(self, cells: list, tiles: tuple, new: list, before: tuple, plays: tuple,
              counts: tuple, extends: bool):
         """The cluster of `tiles` (on `cells`), or None when it was found before. `new`: the
-        tiles of its last part; `before`: (zone, score, words) of the tiles before it (the
-        cluster it extends, or the clusters it joins). `extends`: the last part extends one
+        tiles of its last part; `before`: the tiles before it (the cluster it extends, or the
+        clusters it joins) as _before gives them. `extends`: the last part extends one
         cluster (then a join needs a part covering the last part's zone, `joins`; see
         _joins), else a join needs one covering its whole zone.
         """
@@ -447,7 +466,7 @@ class ClusterSearch:
                                                              counts, extends)
         (k.occupied, k.used, k.zone, k.zone_squares, k.joins, k.join_squares, gain, formed,
          swallowed) = layout
-        _zone_before, score_before, words_before = before
+        _zone, score_before, words_before, _shape, _occupied, _used = before
         k.score = score_before + gain
         k.words = ()
         k.legal = True
@@ -552,16 +571,133 @@ class ClusterSearch:
                 gain += word * multiplier
         return gain, formed, swallowed
 
-    def _word(self, cells: list, run: tuple) -> tuple:
-        """The word of `run` on `cells` as lexicon codes (blanks as their letters)."""
+    def _word(self, cells: list, run: tuple) -> int:
+        """The word key of `run` on `cells`."""
         first, last, step = run
-        return tuple(map(self.letter_code.__getitem__, cells[first:last + 1:step]))
+        return word_key(cells[first:last + 1:step])
+
+    def _before(self, group) -> tuple:
+        """The tiles of the clusters `group` together as _add takes them: (zone, score,
+        words, shape, occupied, used).
+        """
+        zone = score = occupied = used = 0
+        words = ()
+        shape = frozenset()
+        for k in group:
+            zone |= k.zone
+            score += k.score
+            words += k.words
+            shape |= k.shape
+            occupied |= k.occupied
+            used += k.used
+        return zone, score, words, shape, occupied, used
+
+    def _parts(self, group: list, counts: tuple, across: list, down: list,
+               extends: bool) -> list:
+        """The new clusters of the plays of `counts` on the board with the clusters `group`
+        laid that put a tile across on one of the squares `across` or down on one of `down`
+        (with no group: every play); `extends`: they extend group's one cluster, else each
+        covers a square of every member's `joins` (a join).
+        """
+        s = self.search
+        base = tuple(tile for k in group for tile in k.tiles)
+        plays_before = tuple(play for k in group for play in k.plays)
+        members = [] if extends else group
+        if self.cover.lay is not None:
+            return self._laid_compiled(group, base, self._before(group), counts, plays_before,
+                                       extends, across, down, members)
+        if not group:
+            plays = s.step(list(s.cells), list(counts))
+        else:
+            cells = list(s.cells)
+            for square, code in base:
+                cells[square] = code
+            plays = self.cover(cells, counts, across, down)
+        return self._laid(base, self._before(group), plays, [k.joins for k in members], counts,
+                          plays_before, extends)
+
+    def _laid_compiled(self, group: list, base: tuple, before: tuple, counts: tuple,
+                       plays_before: tuple, extends: bool, across: list, down: list,
+                       members: list) -> list:
+        """_parts on the turn kernel (Cover.lay): the plays listed, laid and scored in one
+        call, so that only the new clusters are made here.
+        """
+        s = self.search
+        zone_before, score_before, words_before, shape_before, occupied_before, used_before = (
+            before)
+        found = []
+        zone_squares = group[0].zone_squares if len(group) == 1 else _mask_squares(zone_before)
+        laid = self.cover.lay(s.cells, base, counts, across, down, zone_squares,
+                              [k.join_squares for k in members], self.stride_codes)
+        for count, (play, row) in enumerate(laid):
+            if count & 63 == 63 and self._late():
+                break
+            if not row[L_KEEP]:
+                continue
+            key = row[L_KEY] << 60 | row[L_KEY + 1]
+            used = used_before + row[L_USED]
+            known = self.seen.get(key)
+            if known is not None:
+                # (As in _add.)
+                if used == self.full and len(plays_before) + 1 < len(known.plays):
+                    known.plays = plays_before + (play,)
+                continue
+            tiles = row[L_TILES]
+            new = tuple(zip(row[L_SQUARES:L_SQUARES + tiles], row[L_CODES:L_CODES + tiles]))
+            k = _Cluster()
+            k.tiles = base + new
+            k.shape = shape_before.union([(square, BLANK if code & BLANK else code)
+                                          for square, code in new])
+            occupied = occupied_before
+            for square, _code in new:
+                occupied |= 1 << square
+            k.occupied = occupied
+            k.used = used
+            left = self.tile_count[self.full - used]
+            if left:
+                zone = (row[L_ZONE] | row[L_ZONE + 1] << ZONE_BITS
+                        | row[L_ZONE + 2] << 2 * ZONE_BITS | row[L_ZONE + 3] << 3 * ZONE_BITS)
+                zone_squares = row[L_ZONE_SQUARES + 1:L_ZONE_SQUARES + 1 + row[L_ZONE_SQUARES]]
+            else:
+                zone, zone_squares = 0, []
+            k.zone = zone
+            k.zone_squares = zone_squares
+            k.joins, k.join_squares = zone, zone_squares
+            if left < 2:
+                k.join_squares = []
+            elif extends:
+                k.joins = (row[L_NEW_ZONE] | row[L_NEW_ZONE + 1] << ZONE_BITS
+                           | row[L_NEW_ZONE + 2] << 2 * ZONE_BITS
+                           | row[L_NEW_ZONE + 3] << 3 * ZONE_BITS)
+                k.join_squares = row[L_NEW_ZONE_SQUARES + 1:
+                                     L_NEW_ZONE_SQUARES + 1 + row[L_NEW_ZONE_SQUARES]]
+            k.score = score_before + row[L_GAIN]
+            k.words = ()
+            k.legal = True
+            if self.played is not None:
+                words = list(words_before)
+                at = L_SWALLOWED + 1
+                for _ in range(row[L_SWALLOWED]):
+                    words.remove(row[at] << 6 * WORD_LOW_LETTERS | row[at + 1])
+                    at += 2
+                at = L_FORMED + 1
+                for _ in range(row[L_FORMED]):
+                    words.append(row[at] << 6 * WORD_LOW_LETTERS | row[at + 1])
+                    at += 2
+                k.words = tuple(words)
+                k.legal = (len(set(words)) == len(words)
+                           and not any(word in self.played for word in words))
+            k.plays = plays_before + (play,)
+            k.counts = s._left(counts, new)
+            self.seen[key] = k
+            found.append(k)
+        return found
 
     def _laid(self, base: tuple, before: tuple, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
-        """The new clusters of the plays on the board with `base` laid ((zone, score, words)
-        of its clusters `before`) whose tiles cover a square of every bitmask of `required`;
-        `extends`: the plays extend one cluster.
+        """The new clusters of the plays on the board with `base` laid (`before`: its
+        clusters' as _before gives them) whose tiles cover a square of every bitmask of
+        `required`; `extends`: the plays extend one cluster.
         """
         s = self.search
         cells = list(s.cells)
@@ -593,7 +729,6 @@ class ClusterSearch:
         """Add every cluster reached from those of `work` by parts that cover a square of the
         zone, breadth first by parts (so each keeps its fewest parts).
         """
-        s = self.search
         level = work
         while level:
             following = []
@@ -606,12 +741,7 @@ class ClusterSearch:
                 if self._late():
                     return
                 self.expanded += 1
-                cells = list(s.cells)
-                for square, code in k.tiles:
-                    cells[square] = code
-                plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
-                following += self._laid(k.tiles, (k.zone, k.score, k.words), plays, [k.zone],
-                                         k.counts, k.plays, True)
+                following += self._parts([k], k.counts, k.zone_squares, k.zone_squares, True)
             level = following
 
     def _last_tiles(self) -> None:
@@ -636,9 +766,7 @@ class ClusterSearch:
             if k.score + gain + self.bingo + self.leave[0] < self.threshold:
                 continue
             self.expanded += 1
-            plays = self.cover(cells, k.counts, k.zone_squares, k.zone_squares)
-            self._laid(k.tiles, (k.zone, k.score, k.words), plays, [k.zone], k.counts, k.plays,
-                       True)
+            self._parts([k], k.counts, k.zone_squares, k.zone_squares, True)
 
     def _gain_bound(self, cells: list, occupied: int, squares, counts: tuple) -> int:
         """The most one more tile on one of `squares` can add to the score of the new tiles
@@ -693,9 +821,8 @@ class ClusterSearch:
         return best
 
     def _single_plays(self) -> list:
-        s = self.search
-        return self._laid((), (0, 0, ()), s.step(list(s.cells), list(s.rack)), [], s.rack, (),
-                          False)
+        every = list(range(self.size * self.size))
+        return self._parts([], self.search.rack, every, every, False)
 
     def _joins(self) -> int:
         """Add the clusters a part makes by joining separate clusters (then their
@@ -962,30 +1089,13 @@ class ClusterSearch:
         """
         s = self.search
         n = self.size
-        tiles = ()
         counts = s.rack
         for k in group:
-            tiles += k.tiles
             counts = s._left(counts, k.tiles)
-        cells = list(s.cells)
-        for square, code in tiles:
-            cells[square] = code
         first = group[0]
         across = [square for square in first.join_squares if square // n in lines]
         down = [square for square in first.join_squares if n + square % n in lines]
-        found = self.cover(cells, counts, across, down)
-        if not found:
-            return
-        zone = score = 0
-        words = plays = ()
-        for k in group:
-            zone |= k.zone
-            score += k.score
-            words += k.words
-            plays += k.plays
-        work = self._laid(tiles, (zone, score, words), found, [k.joins for k in group], counts,
-                          plays, False)
-        self._extend(work)
+        self._extend(self._parts(group, counts, across, down, False))
 
     # --- packings ------------------------------------------------------------------------
     def _packings(self, top: int) -> list:
@@ -1095,6 +1205,16 @@ class ClusterSearch:
         return moves
 
 
+def word_key(codes) -> int:
+    """A word as one number: its letters' lexicon codes (a blank's without its bit) in base 64,
+    as turn_kernel.lay_covering writes them.
+    """
+    key = 0
+    for code in codes:
+        key = key << 6 | code & LETTER_MASK
+    return key
+
+
 def _bitset(indexes: list, count: int) -> int:
     """The int whose bits `indexes` (each below `count`) are set."""
     if not indexes:
@@ -1112,12 +1232,19 @@ class Cover:
       Step lists plays (sorted);
     - cover.reaching(cells, tiles, counts, across, down, masks): for each list of (square,
       code) in `tiles`, laid on `cells`, whether one of those plays puts a tile on a square of
-      every bitmask of `masks`.
+      every bitmask of `masks`;
+    - cover.lay (the compiled cover only, else None): lay(cells, tiles, counts, across, down,
+      zone, members, strides), the plays of cover(cells with `tiles` laid, counts, across,
+      down) as (play, row) in the order cover lists them, row the play laid as the next part
+      of a cluster of `tiles` whose zone is the squares `zone` (turn_kernel.lay_covering's
+      laid row, as a list; kept when it covers one of the squares of every list of
+      `members`; `strides`: ClusterSearch.stride_codes).
     """
 
-    def __init__(self, plays: Callable, reaching: Callable):
+    def __init__(self, plays: Callable, reaching: Callable, lay: Callable | None = None):
         self.plays = plays
         self.reaching = reaching
+        self.lay = lay
 
     def __call__(self, cells, counts, across, down) -> list:
         """The plays (class docstring)."""
@@ -1237,7 +1364,62 @@ def covering_step(cw, compiled: bool) -> Cover:
         down_flags[down] = 0
         return reach.tolist()
 
-    return Cover(cover, reaching)
+    lay_kernel = kernel["lay_covering"]
+    laid_room = [np.zeros((512, turn_kernel.LAID_FIELDS), dtype=np.int64)]
+    fresh = np.zeros(n * n, dtype=np.int64)
+    zone_flags = np.zeros(n * n, dtype=np.int64)
+    # The position's cells as an array, converted again only for another position's list;
+    # a call lays its tiles on it and takes them off after.
+    position = [None, None]
+    no_members = np.zeros((0, n * n), dtype=np.int64)
+
+    def lay(cells, tiles, counts, across, down, zone, members, strides):
+        if position[0] is not cells:
+            position[:] = cells, np.array(cells, dtype=np.int64)
+        board = position[1]
+        for square, code in tiles:
+            board[square] = code
+            fresh[square] = 1
+        zone_flags[zone] = 1
+        member_squares = no_members
+        if members:
+            member_squares = np.zeros((len(members), n * n), dtype=np.int64)
+            for row, member in enumerate(members):
+                member_squares[row, member] = 1
+        base_keys = np.array([square * 128 + code for square, code in tiles], dtype=np.int64)
+        across_flags[across] = 1
+        down_flags[down] = 1
+        counts = np.array(counts, dtype=np.int64)
+        while True:
+            out = room[0]
+            laid = laid_room[0]
+            count = lay_kernel(with_flags, *constants, board, counts, no_keys, no_values, out,
+                               equity, fresh, zone_flags, member_squares, strides, base_keys,
+                               laid)
+            if count * width <= len(out) and count <= len(laid):
+                break
+            if count * width > len(out):
+                room[0] = np.zeros(count * width, dtype=np.int64)
+            if count > len(laid):
+                laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
+        across_flags[across] = 0
+        down_flags[down] = 0
+        zone_flags[zone] = 0
+        for square, _code in tiles:
+            fresh[square] = 0
+            board[square] = 0
+        if not count:
+            return []
+        rows = out[:count * width].tolist()
+        data = laid[:count].tolist()
+        plays = sorted(((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
+                         rows[at + R_START],
+                         tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
+                         rows[at + R_BLANKS]), index)
+                       for index, at in enumerate(range(0, count * width, width)))
+        return [(play, data[index]) for play, index in plays]
+
+    return Cover(cover, reaching, lay)
 
 
 def _placed_mask(cells: list, play: tuple, size: int) -> int:
