@@ -199,6 +199,23 @@ def test_compiled_kernel_search_equals_the_python_search_and_minimax(game):
                       scoreless_turns_end - 2)
 
 
+@pytest.mark.parametrize("compiled", COMPILED)
+@pytest.mark.parametrize("game", KERNEL_GAMES)
+def test_the_round_to_the_end_gives_the_same_value(game, compiled, monkeypatch):
+    # One round of iterative deepening, then one to the end of the game (the kernel lists
+    # every node's plays there, no first-play search): the same value, depth (the deepest
+    # node's ply plus one) and nodes in both searches, and plain minimax's value; none of
+    # these endgames is solved by its first round, so the round to the end solves each.
+    from lookup.crossword import endgame
+
+    monkeypatch.setattr(endgame, "ROUNDS_BEFORE_THE_END", 1)
+    engine = MoveEngine(fixture_game(game), compiled=compiled)
+    for board, rack, other in fixture_endgames(game, 8):
+        kernel_agrees(engine, board, rack, other)
+        result = solve_endgame(engine, board, rack, other, checked=False)
+        assert result.exact and result.plies > 1
+
+
 @pytest.mark.skipif(not numba_available(), reason="numba is not installed")
 def test_compiled_kernel_equals_the_python_search_on_full_racks_by_depth():
     # Full racks as dealt (the fixture self-play positions with the bag empty), each depth

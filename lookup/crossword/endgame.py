@@ -5,8 +5,10 @@
     result.line       # principal variation: Moves (plays and passes), sides alternating
     result.exact      # the search reached the end of every line (no `plies` or time cut)
 
-The search is negamax with alpha-beta pruning and iterative deepening (one ply deeper per
-round until no line is cut by the depth). A transposition table, keyed by Zobrist hashes of
+The search is negamax with alpha-beta pruning and iterative deepening: one ply deeper per
+round until no line is cut by the depth, and after ROUNDS_BEFORE_THE_END rounds one round to
+the end of the game (unless `plies` bounds the depth; the short rounds order its moves and
+fill the table for it). A transposition table, keyed by Zobrist hashes of
 the board, both racks, the side to move and the scoreless-turn count, holds each position's
 value or bound, its best move (searched first next time) and, for exact values, the line.
 Moves are tried best first: the table's move, then the plays that empty the rack, then the
@@ -112,7 +114,8 @@ class EndgameResult:
             adjustments included, under best play by both (the deepest finished round).
         line: the principal variation, Moves with sides alternating, starting with the move.
         exact: True when no line was cut by depth or time (value is the game's true value).
-        plies: depth of the deepest finished round.
+        plies: depth of the deepest finished round; for the round to the end of the game,
+            the ply of the deepest position it searched plus one (moves from the root).
         nodes: positions searched over all rounds.
         seconds: wall time of the search.
     """
@@ -170,6 +173,8 @@ class EndgameSearch:
         self.out_tables: dict = {}
         self.nodes = 0
         self.cuts = 0
+        self.round_depth = 0  # the depth of the round being searched
+        self.deepest = 0  # the deepest node of the round: its ply plus one
         self.deadline = None
         self.node_limit = _NO_NODE_LIMIT
         rng = random.Random(_ZOBRIST_SEED)
@@ -275,6 +280,9 @@ class EndgameSearch:
                                             and self.nodes % _CLOCK_NODES == 0
                                             and time.perf_counter() > self.deadline):
             raise _OutOfBudget
+        reach = self.round_depth - depth + 1
+        if reach > self.deepest:
+            self.deepest = reach
         key = (self.board_z ^ self.z_side[side] ^ self.z_scoreless[scoreless],
                self.rack_z[0], self.rack_z[1])
         entry = self.table.get(key)
@@ -387,6 +395,7 @@ class EndgameSearch:
         """
         def one_round(depth: int):
             cuts_before = self.cuts
+            self.round_depth, self.deepest = depth, 0
             try:
                 value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless)
             except _OutOfBudget:
@@ -398,10 +407,24 @@ class EndgameSearch:
         return value, line, exact, depth
 
 
+# Rounds of iterative deepening (depths 1, 2, ...) before the round to the end of the game.
+# On real 7-tile endgames the rounds grow so fast that the round to the end, its moves
+# ordered by these, costs less than the deeper rounds (6 of the batch's endgames unsolved
+# after 10 s of rounds to 6-11 plies: solved to the end after 4 rounds in 11-22 s).
+ROUNDS_BEFORE_THE_END = 4
+# The depth of the round to the end of the game: more plies than any line has (at most
+# (tiles + 1) x scoreless_turns_end: 90 with 7 + 7 tiles and 6 scoreless turns), and the
+# deepest round either search runs (the kernel's frames).
+TO_THE_END = 250
+
+
 def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: int | None,
-           clock, deepest: int | None = None) -> tuple:
+           clock) -> tuple:
     """The iterative deepening of both searches: rounds one ply deeper each until a round is
-    exact (no line cut by the depth), `plies` or `deepest` is reached, or the budget runs out.
+    exact (no line cut by the depth), `plies` or TO_THE_END is reached, or the budget runs out;
+    without `plies`, after ROUNDS_BEFORE_THE_END rounds the next is to the end (TO_THE_END
+    plies), and its depth is given as the search's `deepest` (the ply of its deepest node
+    plus one).
 
     The first round always finishes; later ones stop at `seconds` (read from `clock`) or once
     the search has visited `nodes` positions in all (a budget in work: the same result on any
@@ -409,7 +432,8 @@ def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: 
     `one_round` heeds.
 
     Args:
-        search: EndgameSearch or KernelSearch (its deadline and node_limit are set).
+        search: EndgameSearch or KernelSearch (its deadline and node_limit are set, its
+            `deepest` read).
         one_round: depth -> (result, exact), or None when the budget ran out.
 
     Returns:
@@ -424,11 +448,12 @@ def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: 
         finished = one_round(depth)
         if finished is None:
             break
-        found = (*finished, depth)
-        if finished[1] or (plies is not None and depth >= plies) or (
-                deepest is not None and depth >= deepest):
+        found = (*finished, depth if depth < TO_THE_END else search.deepest)
+        if finished[1] or (plies is not None and depth >= plies) or depth >= TO_THE_END:
             break
         depth += 1
+        if plies is None and depth > ROUNDS_BEFORE_THE_END:
+            depth = TO_THE_END
     search.deadline, search.node_limit = None, _NO_NODE_LIMIT
     return found
 
@@ -440,8 +465,6 @@ KERNEL_FUNCTIONS = ("move_width", "copy_move", "same_move", "placed_value",
                     "_cache_find", "run")
 # Nodes between two readings of the clock (each a return from the compiled search).
 _SLICE_NODES = 2048
-# Deepest round of the kernel's search (its frames).
-_MAX_PLIES = 250
 
 
 def _kernel(compiled: bool) -> dict:
@@ -458,11 +481,15 @@ class _Workspace:
     frees the table and the move-list cache): Zobrist keys, the transposition table, the
     move-list cache and arena, the frames and the working buffers.
 
-    Sizes (compiled / CPython): table 2^19 / 2^12 slots, cache 2^17 / 2^10 lists, arena
-    2^20 / 2^14 moves; a records buffer or arena that proves too small grows.
+    Sizes (compiled / CPython): table 2^20 / 2^12 slots, cache 2^19 / 2^10 lists, arena
+    2^22 / 2^14 moves (~130, 20 and 300 MB compiled, pages taken as they are first written);
+    a records buffer or arena that proves too small grows. A search to the end of the game
+    lists nearly every node's plays, and a list kept serves every later visit of its board and
+    rack: the cache and arena of 2^17 lists and 2^20 moves took 2.1x the lists and 1.9x the
+    time on one real endgame (index 5 of the exact batch) and the same on another.
     """
 
-    BITS = (19, 17, 20)  # compiled: log2 of the table's slots, the cache's, the arena's moves
+    BITS = (20, 19, 22)  # compiled: log2 of the table's slots, the cache's, the arena's moves
 
     def __init__(self, engine):
         self.engine = engine
@@ -487,9 +514,9 @@ class _Workspace:
         self.list_keys = self.zeros(2 * (1 << cache_bits))
         self.list_info = self.zeros(3 * (1 << cache_bits))
         self.arena = self.zeros(self.width << arena_bits)
-        self.frames = self.zeros(endgame_kernel.FRAME * (_MAX_PLIES + 2))
+        self.frames = self.zeros(endgame_kernel.FRAME * (TO_THE_END + 2))
         self.current, self.best_moves, self.first_moves, self.staged_moves = (
-            self.zeros(self.width * (_MAX_PLIES + 2)) for _ in range(4))
+            self.zeros(self.width * (TO_THE_END + 2)) for _ in range(4))
         self.grow_records(256)
         self.no_keys, self.no_values = self.zeros(0), self.floats(0)
         self.out_keys, self.out_values = self.zeros(8), self.floats(8)
@@ -523,7 +550,7 @@ class _Workspace:
 
 @functools.lru_cache(maxsize=2)
 def _workspace(engine) -> _Workspace:
-    """The engine's workspace (the last two engines' are kept: ~150 MB each, compiled)."""
+    """The engine's workspace (the last two engines' are kept: up to ~450 MB each, compiled)."""
     return _Workspace(engine)
 
 
@@ -566,6 +593,7 @@ class KernelSearch:
         self.values = engine.values
         self.state = space.zeros(endgame_kernel.STATE)
         self.nodes = 0
+        self.deepest = 0  # the last finished round's deepest node: its ply plus one
         self.deadline = None
         self.node_limit = _NO_NODE_LIMIT
         self.root_move = None  # the last finished round's move, packed
@@ -596,13 +624,15 @@ class KernelSearch:
             state[endgame_kernel.S_TILES_LEFT + side] = sum(rack)
 
     def _root(self, cells, racks, side: int, depth: int, alpha: int, beta: int,
-              scoreless: int):
+              scoreless: int, first_plays: bool = True):
         """(value, cuts) of a search of `side` to move from a position, or None when the
-        node or time budget ran out first.
+        node or time budget ran out first; `first_plays`: a list's first play is searched for
+        before the list (endgame_kernel's module docstring: quicker in rounds cut by depth,
+        slower to the end of the game).
         """
         space, state, k = self.space, self.state, endgame_kernel
-        if depth > _MAX_PLIES:
-            raise BadInput(f"an endgame search deeper than {_MAX_PLIES} plies")
+        if depth > TO_THE_END:
+            raise BadInput(f"an endgame search deeper than {TO_THE_END} plies")
         if space.list_generation != state[k.S_LIST_GENERATION] or \
                 state[k.S_ARENA_TOP] > state[k.S_KEEP_LIMIT]:
             # A full cache starts afresh between searches (no frame holds a list then).
@@ -614,6 +644,8 @@ class KernelSearch:
         state[k.S_LIST_GENERATION] = space.list_generation
         state[k.S_DEPTH_PER_RACK] = space.per_rack
         state[k.S_KEEP_LIMIT] = 3 * len(space.arena) // 4
+        state[k.S_FIRST_PLAYS] = first_plays
+        state[k.S_DEEPEST] = 0
         state[k.S_PLY] = 0
         state[k.S_MODE] = k.MODE_ENTER
         state[k.S_E_SIDE], state[k.S_E_DEPTH] = side, depth
@@ -652,15 +684,15 @@ class KernelSearch:
         """
         def one_round(depth: int):
             searched = self._root(self.cells, self.racks, 0, depth, -_INFINITY, _INFINITY,
-                                  self.scoreless)
+                                  self.scoreless, first_plays=depth < TO_THE_END)
             if searched is None:
                 return None
             value, cuts = searched
+            self.deepest = int(self.state[endgame_kernel.S_DEEPEST])
             self.root_move = self._table_move(self.cells, self.racks, 0, self.scoreless)
             return value, not cuts
 
-        value, exact, depth = _deepen(self, one_round, plies, seconds, nodes, self.clock,
-                                     _MAX_PLIES)
+        value, exact, depth = _deepen(self, one_round, plies, seconds, nodes, self.clock)
         searched = self.nodes
         line = self._line(value, exact, depth)
         self.nodes = searched  # the search's nodes, not the line's
@@ -668,14 +700,12 @@ class KernelSearch:
 
     # --- the line, read back -------------------------------------------------------------
     def _exact_value(self, cells, racks, side: int, scoreless: int) -> int:
-        """The value of a position for `side` to move, solved to the end."""
-        depth = 1
-        while True:
-            value, cuts = self._root(cells, racks, side, depth, -_INFINITY, _INFINITY,
-                                     scoreless)
-            if not cuts or depth >= _MAX_PLIES:
-                return value
-            depth += 1
+        """The value of a position for `side` to move, solved to the end (one round: in a
+        line of an exact search, the table holds most of it).
+        """
+        value, _cuts = self._root(cells, racks, side, TO_THE_END, -_INFINITY, _INFINITY,
+                                  scoreless, first_plays=False)
+        return value
 
     def _table_move(self, cells, racks, side: int, scoreless: int):
         """The new tiles (packed as in the kernel) of the table's move of a position, or None."""

@@ -8,11 +8,14 @@ no recursion. lookup/crossword/engine_numba.compiled_extension compiles it again
 move engine; CPython runs the same source (tests/test_endgame.py compares both with
 EndgameSearch and with plain minimax).
 
-One difference in work, none in the search: a node's list is made only when needed. After the
-table's move, the list's first play is found by one best-play search (_first_play), and the
-list is made only if that play does not reach beta: in a 5-ply search of self-play endgames
-97 % of the nodes that needed a list were cut by that play (a best-play search costs 45-80 %
-of a list on endgame boards: 45 % with 3 tiles, 75 % with 7).
+One difference in work, none in the search: with S_FIRST_PLAYS set, a node's list is made only
+when needed. After the table's move, the list's first play is found by one best-play search
+(_first_play), and the list is made only if that play does not reach beta: in a 5-ply search
+of self-play endgames 97 % of the nodes that needed a list were cut by that play (a best-play
+search costs 45-80 % of a list on endgame boards: 45 % with 3 tiles, 75 % with 7). A search to
+the end of the game (no depth cut) leaves it unset: there about a third of the nodes that
+search for their first play need their list as well, and a list, kept in the cache, serves
+every later visit of its board and rack (on 6 real endgames, 25-65 % less time).
 
 The search keeps its whole state in arrays (`state`, the frames of an explicit stack), so
 `run` can stop after a number of nodes and resume where it stopped: the caller reads the clock
@@ -87,7 +90,9 @@ S_LIST_GENERATION = 25  # cache entries of other generations are free
 S_LISTED = 26  # move lists the engine made (ALL_PLAYS searches)
 S_BEST_SEARCHES = 27  # best-play searches of the horizon (BEST_PLAY searches)
 S_FIRST_SEARCHES = 28  # best-play searches for a list's first play (_first_play)
-STATE = 29
+S_FIRST_PLAYS = 29  # 1: a list's first play is searched for before the list (module docstring)
+S_DEEPEST = 30  # the deepest node entered: its ply (moves from the root) plus one
+STATE = 31
 
 MODE_ENTER = 0
 MODE_STEP = 1
@@ -430,6 +435,8 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
             if state[S_NODES] >= state[S_PAUSE_AT]:
                 return PAUSED
             state[S_NODES] += 1
+            if ply >= state[S_DEEPEST]:
+                state[S_DEEPEST] = ply + 1
             side = state[S_E_SIDE]
             depth = state[S_E_DEPTH]
             alpha = state[S_E_ALPHA]
@@ -524,7 +531,7 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                 if slot >= 0 and list_info[3 * slot] == lists:
                     frames[f + F_LIST] = list_info[3 * slot + 1]
                     frames[f + F_COUNT] = list_info[3 * slot + 2]
-                elif step == STEP_FIRST:
+                elif step == STEP_FIRST and state[S_FIRST_PLAYS]:
                     # The list's first play, found without the list: the list is made only
                     # when that play does not reach beta.
                     frames[f + F_STEP] = 0
@@ -565,7 +572,7 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                         list_info[3 * slot + 2] = count
                         state[S_KEPT] += 1
             if not chosen and not cut:
-                if step == STEP_FIRST:  # the list was kept: its first play is in it
+                if step == STEP_FIRST:  # the list was kept or made: its first play is in it
                     step = 0
                 count = frames[f + F_COUNT]
                 start = frames[f + F_LIST]
