@@ -283,9 +283,9 @@ def test_the_first_play_search_finds_the_first_play_of_the_list():
             racks = list(rack) + [0] * endgame_kernel.CODES
             staged = [0] * space.width
             state = [0] * endgame_kernel.STATE
-            found = first_play(*engine.kernel_constants, cells, racks, 0, space.first_keys,
-                               space.first_values, space.records, space.equity, staged, 0,
-                               state)
+            found = first_play(*engine.kernel_constants, cells, board_setup(engine, cells),
+                               racks, 0, space.first_keys, space.first_values, space.records,
+                               space.equity, staged, 0, state)
             assert found == (count > 0), tiles
             if not count:
                 continue
@@ -296,6 +296,50 @@ def test_the_first_play_search_finds_the_first_play_of_the_list():
             tied += len(plays) > 1 and play_order(plays[1])[:2] == play_order(plays[0])[:2]
     # 137 racks, 38 of them with the first place tied (blanks, one-tile plays).
     assert (compared, tied) == (137, 38)
+
+
+def board_setup(engine, cells) -> list:
+    """engine_kernel.setup's arrays of a board (CPython): ocells, checks, cross, anchor."""
+    from lookup.crossword.engine_kernel import setup
+
+    arrays = [[0] * (2 * engine.size * engine.size) for _ in range(4)]
+    params, arcs, node_mask, values, _letter_mult, _word_mult, order = engine.kernel_constants
+    setup(params, arcs, node_mask, values, order, cells, *arrays)
+    return arrays
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_setup_turned_by_a_play_equals_the_setup_of_the_board_after(game):
+    # engine_kernel.update_setup (what the endgame kernel does between a node and its child)
+    # against engine_kernel.setup of the board with the play on it: every play of both racks
+    # of the committed self-play positions (blanks kept), on each board.
+    from lookup.crossword.endgame import play_tiles
+    from lookup.crossword.engine_kernel import R_LENGTH, RECORD_FIELDS, update_setup
+
+    engine = MoveEngine(fixture_game(game), compiled=False)
+    cw = engine.cw
+    params, arcs, node_mask, values, _letter_mult, _word_mult, order = engine.kernel_constants
+    turned = 0
+    for position in selfplay_positions(game)[:12]:
+        board = cw.parse_board(position["board"])
+        cells = engine.cells(board)
+        before = board_setup(engine, cells)
+        other = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(position["rack"])))[:7]
+        for tiles in (position["rack"], other):
+            out, count = engine.search_cells(cells, engine.rack_counts(tiles, board))
+            for at in range(0, count * engine.width, engine.width):
+                play = tuple(out[at:at + RECORD_FIELDS + out[at + R_LENGTH]])
+                placed = play_tiles(play, cells, engine.size)
+                after = list(cells)
+                for square, code, _tile in placed:
+                    after[square] = code
+                arrays = [list(array) for array in before]
+                update_setup(params, arcs, node_mask, values, order,
+                             [square for square, _c, _t in placed],
+                             [code for _s, code, _t in placed], len(placed), *arrays)
+                assert arrays == board_setup(engine, after), (game, tiles, play)
+                turned += 1
+    assert turned > 100
 
 
 def test_the_kernel_refuses_a_game_without_repeated_words():

@@ -459,7 +459,8 @@ def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: 
 
 
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
-KERNEL_FUNCTIONS = ("move_width", "copy_move", "same_move", "placed_value",
+KERNEL_FUNCTIONS = ("board_setup", "setup", "prepared_search", "prepare_board",
+                    "move_width", "copy_move", "same_move", "placed_value",
                     "apply_move", "take_back", "table_home", "table_find", "table_store",
                     "_sort_plays", "list_moves", "_first_play", "_horizon",
                     "_cache_find", "run")
@@ -517,6 +518,12 @@ class _Workspace:
         self.frames = self.zeros(endgame_kernel.FRAME * (TO_THE_END + 2))
         self.current, self.best_moves, self.first_moves, self.staged_moves = (
             self.zeros(self.width * (TO_THE_END + 2)) for _ in range(4))
+        # Each ply's board setup (endgame_kernel.prepare_board) and its key.
+        squares = 2 * size * size
+        self.boards = (np.zeros((TO_THE_END + 2, 4, squares), dtype=np.int64) if self.compiled
+                       else [[[0] * squares for _ in range(4)] for _ in range(TO_THE_END + 2)])
+        self.board_keys = self.zeros(2 * (TO_THE_END + 2))
+        self.squares, self.codes = self.zeros(size), self.zeros(size)
         self.grow_records(256)
         self.no_keys, self.no_values = self.zeros(0), self.floats(0)
         self.out_keys, self.out_values = self.zeros(8), self.floats(8)
@@ -661,7 +668,8 @@ class KernelSearch:
                          space.z_tile, space.z_side, space.z_scoreless, space.keys, space.info,
                          space.table_moves, space.list_keys, space.list_info, space.arena,
                          space.frames, space.current, space.best_moves, space.first_moves,
-                         space.staged_moves, space.records, space.equity, space.scratch,
+                         space.staged_moves, space.boards, space.board_keys, space.squares,
+                         space.codes, space.records, space.equity, space.scratch,
                          space.sort_keys, space.sort_order, space.sort_spare, space.no_keys,
                          space.no_values, space.out_keys, space.out_values, space.first_keys,
                          space.first_values, state)

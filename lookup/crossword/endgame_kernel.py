@@ -21,12 +21,22 @@ The search keeps its whole state in arrays (`state`, the frames of an explicit s
 `run` can stop after a number of nodes and resume where it stopped: the caller reads the clock
 between slices (numba cannot), grows a buffer that was too small and calls again.
 
+The board setup of every search (cross-checks, cross sums and anchors: engine_kernel.setup, a
+sizeable part of a search on an endgame board) is made once per position and ply: `boards`
+holds one set of arrays per ply, keyed by the board's hash, and a child's is its parent's
+turned by the move's tiles (engine_kernel.update_setup), not made again from the board.
+`prepared_search` is engine_kernel.search, the same code object, with this module's `setup`,
+which copies those arrays instead of making them.
+
 A move (in the move lists, the frames and the table) is packed as engine_kernel.record_move
 writes it: MOVE_FIELDS + rack size int64s (M_PLACED -1: no move).
 
 Zobrist keys are 63-bit, so CPython's ints and numba's int64 give the same table slots.
 """
 
+import types
+
+from lookup.crossword import engine_kernel
 from lookup.crossword.board import LETTER_MASK
 from lookup.crossword.engine_kernel import (
     ALL_PLAYS,
@@ -43,8 +53,9 @@ from lookup.crossword.engine_kernel import (
     int_array,
     record_move,
     records_precede,
-    search,
+    update_setup,
 )
+from lookup.crossword.engine_kernel import setup as board_setup
 from lookup.crossword.tiles import EMPTY_LEAVE
 
 INFINITY = 1 << 30
@@ -120,7 +131,8 @@ F_SAVED_RACK_VALUE = 17
 F_SAVED_TILES_LEFT = 18
 F_APPLIED = 19  # the current move's tiles are on the board (undone on return)
 F_STAGED = 20  # the list's first play was tried before the list was made (_first_play)
-FRAME = 21
+F_BOARD_Z = 21  # the board's hash at the node
+FRAME = 22
 
 # Step values of a frame before its list (F_STEP): the table's move, then the list's first play.
 STEP_TABLE = -1
@@ -137,6 +149,85 @@ T_FLAG = 2
 T_VALUE = 3
 TABLE_INFO = 4
 TABLE_PROBES = 4
+
+
+def setup(params, arcs, node_mask, values, order, prepared, ocells, checks, cross, anchor):
+    """prepared_search's board setup: the arrays prepare_board made (prepared[0:4]: ocells,
+    checks, cross, anchor of engine_kernel.setup), copied. Returns 0 (no caller reads it).
+    """
+    source_ocells = prepared[0]
+    source_checks = prepared[1]
+    source_cross = prepared[2]
+    source_anchor = prepared[3]
+    for i in range(len(ocells)):
+        ocells[i] = source_ocells[i]
+        checks[i] = source_checks[i]
+        cross[i] = source_cross[i]
+        anchor[i] = source_anchor[i]
+    return 0
+
+
+# The copies of engine_kernel's code compiled in this module's namespace (prepared_search,
+# board_setup: lookup/crossword/engine_numba.compiled_extension) read the names the kernel's
+# search and setup read from it: the kernel's, except `setup` (this module's).
+globals().update({name: getattr(engine_kernel, name)
+                  for name in (*engine_kernel.search.__code__.co_names,
+                               *engine_kernel.setup.__code__.co_names)
+                  if name != "setup" and name not in globals() and hasattr(engine_kernel, name)})
+# The copy keeps the kernel's file name, so that numba's cache of it (kept per source file,
+# checked against the file's time stamp) is dropped when the kernel's search changes.
+prepared_search = types.FunctionType(
+    engine_kernel.search.__code__.replace(co_name="prepared_search",
+                                          co_qualname="prepared_search"),
+    globals(), "prepared_search")
+prepared_search.__qualname__ = "prepared_search"
+prepared_search.__doc__ = """engine_kernel.search with this module's `setup`: the board's setup
+arrays come ready in place of the cells (prepare_board's `boards[ply]`); same arguments
+otherwise, same plays and records."""
+
+
+def prepare_board(params, arcs, node_mask, values, order, cells, boards, board_keys, squares,
+                  codes, frames, current, width, ply, board_z):
+    """Make boards[ply] the setup arrays of the board `cells` (hash board_z) at a node `ply`
+    moves from the root (module docstring): kept if they are already its, else turned from the
+    nearest ancestor's that are still that ancestor's board's, by the moves since; else made
+    by engine_kernel.setup. board_keys holds each ply's (board hash, 1 when set).
+    """
+    if board_keys[2 * ply + 1] == 1 and board_keys[2 * ply] == board_z:
+        return
+    q = ply - 1
+    while q >= 0:
+        if board_keys[2 * q + 1] == 1 and board_keys[2 * q] == frames[q * FRAME + F_BOARD_Z]:
+            break
+        q -= 1
+    if q < 0:
+        row = boards[ply]
+        board_setup(params, arcs, node_mask, values, order, cells, row[0], row[1], row[2],
+                    row[3])
+    else:
+        for r in range(q + 1, ply + 1):
+            source = boards[r - 1]
+            row = boards[r]
+            for k in range(4):
+                source_k = source[k]
+                row_k = row[k]
+                for i in range(len(row_k)):
+                    row_k[i] = source_k[i]
+            f = (r - 1) * FRAME
+            if frames[f + F_APPLIED]:
+                m = (r - 1) * width
+                placed = current[m + M_PLACED]
+                for k in range(placed):
+                    packed = current[m + MOVE_FIELDS + k]
+                    squares[k] = packed >> 16
+                    codes[k] = (packed >> 8) & 255
+                update_setup(params, arcs, node_mask, values, order, squares, codes, placed,
+                             row[0], row[1], row[2], row[3])
+            if r < ply:
+                board_keys[2 * r] = frames[r * FRAME + F_BOARD_Z]
+                board_keys[2 * r + 1] = 1
+    board_keys[2 * ply] = board_z
+    board_keys[2 * ply + 1] = 1
 
 
 def move_width(params):
@@ -279,10 +370,11 @@ def _sort_plays(order, keys, spare, n, records, record_width):
         run *= 2
 
 
-def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
-               side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
+def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, prepared,
+               racks, side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
                sort_spare, arena, at, width, state):
-    """List `side`'s plays at arena[at:], going out first, then by score, ties by
+    """List `side`'s plays (the board `cells`, its setup `prepared`: prepare_board) at
+    arena[at:], going out first, then by score, ties by
     records_precede (lookup/crossword/endgame.play_order). Returns how many, or -1 when
     `records` is too small (state[S_NEED] then says how many records the position has) and -2
     when the arena is.
@@ -291,8 +383,8 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
     record_width = RECORD_FIELDS + size
     rack = racks[side * CODES:(side + 1) * CODES]
     state[S_LISTED] += 1
-    count = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
-                   no_keys, no_values, 0.0, ALL_PLAYS, records, equity)
+    count = prepared_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                            prepared, rack, no_keys, no_values, 0.0, ALL_PLAYS, records, equity)
     if count * record_width > len(records) or count > len(sort_keys):
         state[S_NEED] = count
         return -1
@@ -309,8 +401,8 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
     return count
 
 
-def _first_play(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
-                side, first_keys, first_values, records, equity, staged, s_at, state):
+def _first_play(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, prepared,
+                racks, side, first_keys, first_values, records, equity, staged, s_at, state):
     """The first play of `side`'s list (list_moves's order), packed at staged[s_at:], found by
     one best-play search in which going out is worth OUT_FIRST (the leave table first_keys,
     first_values): a fraction of listing every play, and in most nodes of a search the first
@@ -318,16 +410,17 @@ def _first_play(params, arcs, node_mask, values, letter_mult, word_mult, order, 
     """
     rack = racks[side * CODES:(side + 1) * CODES]
     state[S_FIRST_SEARCHES] += 1
-    found = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
-                   first_keys, first_values, float(OUT_FIRST), BEST_PLAY, records, equity)
+    found = prepared_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                            prepared, rack, first_keys, first_values, float(OUT_FIRST),
+                            BEST_PLAY, records, equity)
     if found:
         record_move(records, 0, cells, params[P_SIZE], staged, s_at)
     return found
 
 
-def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
-             state, side, beta, k0, k1, k2, first, f_at, records, equity, out_keys, out_values,
-             keys, info, table_moves, width, best_move, b_at):
+def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, prepared,
+             racks, state, side, beta, k0, k1, k2, first, f_at, records, equity, out_keys,
+             out_values, keys, info, table_moves, width, best_move, b_at):
     """The value of a node one ply above the depth cut (EndgameSearch._horizon): the side's
     best play's score, plus twice the other rack for a play that goes out, or 0; or, when the
     table's move `first` (at first[f_at:]) already reaches `beta`, that lower bound.
@@ -363,8 +456,9 @@ def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cel
     fill_leave_table(source_keys, source_values, out_keys, out_values)
     rack = racks[side * CODES:(side + 1) * CODES]
     state[S_BEST_SEARCHES] += 1
-    found = search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
-                   out_keys, out_values, float(max(bonus, 0)), BEST_PLAY, records, equity)
+    found = prepared_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                            prepared, rack, out_keys, out_values, float(max(bonus, 0)), BEST_PLAY,
+                            records, equity)
     best = 0
     best_move[b_at + M_SCORE] = 0
     best_move[b_at + M_PLACED] = 0
@@ -399,9 +493,9 @@ def _cache_find(list_keys, list_info, generation, k0, k1):
 
 def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, racks,
         z_cell, z_tile, z_side, z_scoreless, keys, info, table_moves, list_keys, list_info,
-        arena, frames, current, best_moves, first_moves, staged_moves, records, equity, scratch,
-        sort_keys, sort_order, sort_spare, no_keys, no_values, out_keys, out_values, first_keys,
-        first_values, state):
+        arena, frames, current, best_moves, first_moves, staged_moves, boards, board_keys,
+        squares, codes, records, equity, scratch, sort_keys, sort_order, sort_spare, no_keys,
+        no_values, out_keys, out_values, first_keys, first_values, state):
     """Run the search from its state (module docstring) until the root's value is known (DONE,
     in state[S_RET]), the slice's nodes are spent (PAUSED) or a buffer is too small
     (NEED_RECORDS, NEED_ARENA: nothing changed since the last node; grow it and call again).
@@ -419,6 +513,8 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
         frames, current, best_moves, first_moves, staged_moves: per frame, its fields
             (FRAME), the move being searched, the best so far, the table's move and the list's
             first play when it was tried before the list (_first_play).
+        boards, board_keys, squares, codes: the board setup of each ply and its key
+            (prepare_board), room for a move's squares and codes.
         records, equity, scratch, sort_keys, sort_order, sort_spare: working storage of a
             move list (engine records, equities, unsorted moves, the sort).
         no_keys, no_values: an empty leave table; out_keys, out_values: an 8-slot one;
@@ -466,8 +562,11 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                 state[S_MODE] = MODE_RETURN
                 continue
             if depth == 1 and scoreless + 1 < limit:
+                prepare_board(params, arcs, node_mask, values, order, cells, boards, board_keys,
+                              squares, codes, frames, current, width, ply, state[S_BOARD_Z])
                 state[S_RET] = _horizon(params, arcs, node_mask, values, letter_mult, word_mult,
-                                        order, cells, racks, state, side, beta, k0, k1, k2,
+                                        order, cells, boards[ply], racks, state, side, beta,
+                                        k0, k1, k2,
                                         first_moves, fm, records, equity, out_keys, out_values,
                                         keys, info, table_moves, width, best_moves, fm)
                 state[S_MODE] = MODE_RETURN
@@ -490,6 +589,7 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
             frames[f + F_TEMPORARY] = 0
             frames[f + F_APPLIED] = 0
             frames[f + F_STAGED] = 0
+            frames[f + F_BOARD_Z] = state[S_BOARD_Z]
             state[S_PLY] = ply + 1
             state[S_MODE] = MODE_STEP
             continue
@@ -536,9 +636,12 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                     # when that play does not reach beta.
                     frames[f + F_STEP] = 0
                     step = 0
+                    prepare_board(params, arcs, node_mask, values, order, cells, boards,
+                                  board_keys, squares, codes, frames, current, width, ply - 1,
+                                  state[S_BOARD_Z])
                     if _first_play(params, arcs, node_mask, values, letter_mult, word_mult,
-                                   order, cells, racks, side, first_keys, first_values, records,
-                                   equity, staged_moves, fm, state):
+                                   order, cells, boards[ply - 1], racks, side, first_keys,
+                                   first_values, records, equity, staged_moves, fm, state):
                         if not (first_placed > 0 and same_move(staged_moves, fm, first_moves,
                                                                fm)):
                             copy_move(staged_moves, fm, current, cm, width)
@@ -549,10 +652,13 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                         frames[f + F_COUNT] = 0
                 if not chosen and frames[f + F_LIST] < 0:
                     at = state[S_ARENA_TOP]
+                    prepare_board(params, arcs, node_mask, values, order, cells, boards,
+                                  board_keys, squares, codes, frames, current, width, ply - 1,
+                                  state[S_BOARD_Z])
                     count = list_moves(params, arcs, node_mask, values, letter_mult, word_mult,
-                                       order, cells, racks, side, no_keys, no_values, records,
-                                       equity, scratch, sort_keys, sort_order, sort_spare, arena,
-                                       at, width, state)
+                                       order, cells, boards[ply - 1], racks, side, no_keys,
+                                       no_values, records, equity, scratch, sort_keys,
+                                       sort_order, sort_spare, arena, at, width, state)
                     if count == -1:
                         return NEED_RECORDS
                     if count == -2:

@@ -339,6 +339,85 @@ def setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, 
     return tiles
 
 
+def square_setup(params, arcs, node_mask, values, ocells, checks, cross, base, i):
+    """Cross-check bitmask and cross sum of the empty square `i` of one orientation (`base`:
+    0 across, size * size down), as `setup` computes them (tests/test_endgame.py holds the
+    two equal).
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    checks[base + i] = 0
+    cross[base + i] = NO_CROSS_WORD
+    total = 0
+    joined = 0
+    up = i - size
+    while up >= 0 and ocells[base + up]:
+        total += values[ocells[base + up]]
+        joined += 1
+        up -= size
+    down = i + size
+    while down < n2 and ocells[base + down]:
+        total += values[ocells[base + down]]
+        joined += 1
+        down += size
+    if not joined:
+        checks[base + i] = params[P_ALL_LETTERS]
+        return
+    cross[base + i] = total
+    if joined < params[P_MAX_LENGTH]:
+        checks[base + i] = _cross_check(arcs, node_mask, params[P_ROOT], ocells, base, i, size,
+                                        n2) & params[P_ALL_LETTERS]
+
+
+def update_setup(params, arcs, node_mask, values, order, squares, codes, count, ocells,
+                 checks, cross, anchor):
+    """Turn `setup`'s arrays of a board into those of the board with tiles put on `count`
+    more squares (squares[0:count], cell codes codes[0:count]): the new tiles' own
+    squares, the empty square at each end of every line they join (their cross-checks and
+    cross sums) and their empty neighbours (anchors) change; nothing else does. The same
+    arrays as `setup` on the new board (tests/test_endgame.py), for a fraction of its work:
+    the endgame kernel (lookup/crossword/endgame_kernel.py) keeps each ply's arrays so.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    for k in range(count):
+        square = squares[k]
+        for o in range(2):
+            # The transposed board's square of a board square is order[square] (a square
+            # board's transposition is its own inverse).
+            i = square if o == 0 else order[square]
+            base = o * n2
+            ocells[base + i] = codes[k]
+            checks[base + i] = 0
+            cross[base + i] = NO_CROSS_WORD
+            anchor[base + i] = 0
+    for k in range(count):
+        square = squares[k]
+        for o in range(2):
+            i = square if o == 0 else order[square]
+            base = o * n2
+            up = i - size
+            while up >= 0 and ocells[base + up]:
+                up -= size
+            if up >= 0:
+                square_setup(params, arcs, node_mask, values, ocells, checks, cross, base, up)
+            down = i + size
+            while down < n2 and ocells[base + down]:
+                down += size
+            if down < n2:
+                square_setup(params, arcs, node_mask, values, ocells, checks, cross, base,
+                             down)
+            col = i % size
+            if i >= size and not ocells[base + i - size]:
+                anchor[base + i - size] = 1
+            if i + size < n2 and not ocells[base + i + size]:
+                anchor[base + i + size] = 1
+            if col > 0 and not ocells[base + i - 1]:
+                anchor[base + i - 1] = 1
+            if col < size - 1 and not ocells[base + i + 1]:
+                anchor[base + i + 1] = 1
+
+
 def records_precede(a, a_at, b, b_at):
     """Whether the play recorded at a[a_at:] comes before the one at b[b_at:] in the engine's
     order of plays of equal equity: direction, line, start, the main word's codes, blank bits
