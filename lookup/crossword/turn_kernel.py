@@ -15,6 +15,8 @@ play at all (ClusterSearch tries thousands, and one in a thousand has). `lay_cov
 the plays and lays each as the next part of a cluster in the same call: its new tiles, the
 cluster's key, score, zone and words (ClusterSearch's `_add` and `_layout` in Python, which the
 tests hold it to), so that ClusterSearch makes only the clusters it has not seen.
+`join_groups` lists the groups of clusters a part may join, as ClusterSearch._grow walks them
+in Python (the reference the tests hold it to).
 
 One source for CPython and numba, like the engine's kernel: lookup/crossword/engine_numba.py
 compiled_extension compiles TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's
@@ -22,6 +24,8 @@ compiled_extension compiles TURN_KERNEL_FUNCTIONS against the compiled kernel (t
 """
 
 import types
+
+import numpy as np
 
 from lookup.crossword import engine_kernel
 from lookup.crossword.board import BLANK, LETTER_MASK
@@ -56,6 +60,7 @@ from lookup.crossword.engine_kernel import (
     P_RACK_SIZE,
     P_ROOT,
     P_SIZE,
+    P_START,
     PARAMS,
     R_BLANKS,
     R_DIRECTION,
@@ -64,6 +69,7 @@ from lookup.crossword.engine_kernel import (
     R_START,
     RECORD_FIELDS,
     _anchor_order,
+    _cross_check,
     _leave_key,
     _precedes,
     _rack_setup,
@@ -76,14 +82,17 @@ from lookup.crossword.engine_kernel import setup as board_setup
 from lookup.crossword.scoring import NO_CROSS_WORD, score_new_tiles
 from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT
 
-# Names covering_search reads from its globals that only the kernel's own module uses; kept
-# here so that the copy of its code finds them (ruff would otherwise see them unused).
+# Names covering_search and board_setup read from their globals that only the kernel's own
+# module uses; kept here so that the copies of their code find them (ruff would otherwise see
+# them unused). (Numba may load a copy compiled from the kernel's module from its cache, but
+# not when engine_kernel.py is newer than the cache: then the copy is compiled here.)
 _SEARCH_GLOBALS = (_CODES, _F_AFTER, _F_CHILD, _F_CODE, _F_ENDS, _F_GOING, _F_LAST,
                    _F_LEFT_FREE, _F_LETTERS, _F_MASK, _F_NBLANK, _F_NEXT_NBLANK, _F_NEXT_RMASK,
                    _F_NODE, _F_ONWARD, _F_PHASE, _F_RMASK, _F_SQUARE, _F_START, _F_TILE, _FRAME,
                    ALL_PLAYS, BEST_PLAY, P_ALL_LETTERS, P_BINGO, P_MAX_LENGTH, P_MIN_LENGTH,
-                   P_RACK_SIZE, P_ROOT, RECORD_FIELDS, _anchor_order, _leave_key, _precedes,
-                   _rack_setup, _write_record, bit_count, int_array, leave_slot,
+                   P_RACK_SIZE, P_ROOT, P_START, RECORD_FIELDS, _anchor_order, _cross_check,
+                   _leave_key, _precedes, _rack_setup, _write_record, bit_count, int_array,
+                   leave_slot,
                    NO_CROSS_WORD, score_new_tiles, ARC_ACCEPTS, ARC_CHILD_SHIFT, BLANK,
                    LETTER_MASK)
 
@@ -412,6 +421,274 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return count
 
 
+# join_groups's bitsets of classes: JOIN_BITS classes per number (non-negative numbers, so that
+# CPython and numba agree); a group's row: its number of members, the members (MAX_MEMBERS at
+# most: each uses a tile, and the part one more), the tiles left after them, and the bitmask of
+# the lines (rows, then columns as size + col) where the part may join them all.
+JOIN_BITS = 62
+MAX_MEMBERS = 7
+G_COUNT = 0
+G_MEMBERS = 1
+G_AFTER = G_MEMBERS + MAX_MEMBERS
+G_LINES = G_AFTER + 1
+GROUP_FIELDS = G_LINES + 1
+
+
+def _set_bit(bits, index):
+    bits[index // JOIN_BITS] |= 1 << (index % JOIN_BITS)
+
+
+def _has_bit(bits, index):
+    return bits[index // JOIN_BITS] >> (index % JOIN_BITS) & 1
+
+
+def _near_into(lines, depth, budget, line_mask, reach, size, squares, start, end, only):
+    """lines[depth, budget, line] for each line of `only` (a bitmask of lines: rows, then
+    columns as size + col) where one of squares[start:end] is: the classes with a join square
+    on the line within `budget` empty squares of one of them, and line_mask[depth, budget]
+    the lines it set (others are not read).
+    """
+    mask = 0
+    for i in range(start, end):
+        row = squares[i] // size
+        col = squares[i] % size
+        for line, pos in ((row, col), (size + col, row)):
+            if only >> line & 1:
+                if not mask >> line & 1:
+                    mask |= 1 << line
+                    for w in range(lines.shape[3]):
+                        lines[depth, budget, line, w] = 0
+                for w in range(lines.shape[3]):
+                    lines[depth, budget, line, w] |= reach[budget, line, pos, w]
+    line_mask[depth, budget] = mask
+
+
+def join_groups(size, cells, rack_tiles, full, tile_count, within_start, within, used,
+                occupied_start, occupied, join_start, joins, zone_start, zone, fresh, groups):
+    """ClusterSearch._joins's groups of classes (turn_search.py: _joins, _grow and their
+    bitsets), in the order _grow visits them, as rows of `groups` (G_* fields).
+
+    Class c uses sub-multiset used[c] of the rack (tile_count[m] tiles in sub-multiset m, full
+    the whole rack, within[within_start[m]:within_start[m + 1]] the sub-multisets within m),
+    covers occupied[occupied_start[c]:occupied_start[c + 1]], and has the join squares and
+    zone squares listed likewise; classes from `fresh` on hold a cluster the last round added
+    (0: the first round).
+
+    Returns the number of groups: when more than the rows of `groups`, only those were
+    written, and the caller runs again with room for all.
+    """
+    n2 = size * size
+    lines_count = 2 * size
+    every_line = (1 << lines_count) - 1
+    classes = len(used)
+    words = classes // JOIN_BITS + 1
+    subsets = len(tile_count)
+    budgets = max(rack_tiles, 1)
+    zone_at = np.zeros((lines_count, size, words), np.int64)
+    by_used = np.zeros((subsets, words), np.int64)
+    by_size = np.zeros((rack_tiles + 1, words), np.int64)
+    for c in range(classes):
+        for i in range(join_start[c], join_start[c + 1]):
+            row = joins[i] // size
+            col = joins[i] % size
+            _set_bit(zone_at[row, col], c)
+            _set_bit(zone_at[size + col, row], c)
+        _set_bit(by_used[used[c]], c)
+        _set_bit(by_size[tile_count[used[c]]], c)
+    # reach[b, line, pos]: classes with a join square on the line at most b empty squares
+    # from pos (both ends counted).
+    reach = np.zeros((budgets, lines_count, size, words), np.int64)
+    for budget in range(1, rack_tiles):
+        for line in range(lines_count):
+            for pos in range(size):
+                for direction in range(2):
+                    step = 1 if direction == 0 else -1
+                    empties = 0
+                    other = pos
+                    while 0 <= other < size:
+                        square = line * size + other if line < size else other * size + line - size
+                        if not cells[square]:
+                            empties += 1
+                        if empties > budget:
+                            break
+                        for w in range(words):
+                            reach[budget, line, pos, w] |= zone_at[line, other, w]
+                        other += step
+    # The walk of _grow, one level per member: member[d], used_at[d], taken[d] (the squares
+    # of the members' tiles and zones: a class on one is not separate from them),
+    # lines[d, budget, line] (only the lines of line_mask[d, budget]) and the candidates
+    # left at[d].
+    member = np.zeros(MAX_MEMBERS, np.int64)
+    used_at = np.zeros(MAX_MEMBERS, np.int64)
+    taken = np.zeros((MAX_MEMBERS, n2), np.int64)
+    lines = np.zeros((MAX_MEMBERS, budgets, lines_count, words), np.int64)
+    line_mask = np.zeros((MAX_MEMBERS, budgets), np.int64)
+    candidates = np.zeros((MAX_MEMBERS, words), np.int64)
+    near_fresh = np.zeros(words, np.int64)
+    if not fresh:
+        near_fresh[:] = (1 << JOIN_BITS) - 1
+    elif rack_tiles > 2:
+        budget = max(1, rack_tiles - 2)
+        for c in range(fresh, classes):
+            if tile_count[full - used[c]] >= 1:
+                _near_into(lines, 0, budget, line_mask, reach, size, joins, join_start[c],
+                           join_start[c + 1], every_line)
+                for line in range(lines_count):
+                    if line_mask[0, budget] >> line & 1:
+                        for w in range(words):
+                            near_fresh[w] |= lines[0, budget, line, w]
+    # fits[m]: the classes whose tiles fit in the rack left after sub-multiset m with one to
+    # spare (made when first asked for).
+    fits = np.zeros((subsets, words), np.int64)
+    fits_made = np.zeros(subsets, np.int64)
+    count = 0
+    for a in range(classes):
+        left = tile_count[full - used[a]]
+        if left < 2 or not _has_bit(near_fresh, a):
+            continue
+        member[0] = a
+        used_at[0] = used[a]
+        for i in range(n2):
+            taken[0, i] = 0
+        _take(taken[0], a, occupied_start, occupied, zone_start, zone)
+        for budget in range(1, left):
+            _near_into(lines, 0, budget, line_mask, reach, size, joins, join_start[a],
+                       join_start[a + 1], every_line)
+        depth = 0
+        _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fits,
+                    fits_made, by_used, by_size, tile_count, within_start, within, full, fresh,
+                    lines_count, words, occupied_start, occupied)
+        while depth >= 0:
+            b = -1
+            for w in range(words):
+                while candidates[depth, w]:
+                    low = candidates[depth, w] & -candidates[depth, w]
+                    candidates[depth, w] ^= low
+                    c = w * JOIN_BITS + bit_count(low - 1)
+                    if _separate(taken[depth], c, occupied_start, occupied):
+                        b = c
+                        break
+                if b >= 0:
+                    break
+            if b < 0:
+                depth -= 1
+                continue
+            after = tile_count[full - used_at[depth] - used[b]]
+            common = 0
+            for line in range(lines_count):
+                if line_mask[depth, after] >> line & 1 and _has_bit(lines[depth, after, line], b):
+                    common |= 1 << line
+            if count < groups.shape[0]:
+                groups[count, G_COUNT] = depth + 2
+                for i in range(depth + 1):
+                    groups[count, G_MEMBERS + i] = member[i]
+                groups[count, G_MEMBERS + depth + 1] = b
+                groups[count, G_AFTER] = after
+                groups[count, G_LINES] = common
+            count += 1
+            if after < 2:
+                continue
+            # The lines where b and the group are near one another, for the next member.
+            deeper = False
+            for budget in range(1, after):
+                _near_into(lines, depth + 1, budget, line_mask, reach, size, joins,
+                           join_start[b], join_start[b + 1], common & line_mask[depth, budget])
+                mask = line_mask[depth + 1, budget]
+                for line in range(lines_count):
+                    if mask >> line & 1:
+                        nonzero = False
+                        for w in range(words):
+                            lines[depth + 1, budget, line, w] &= lines[depth, budget, line, w]
+                            if lines[depth + 1, budget, line, w]:
+                                nonzero = True
+                        if nonzero:
+                            deeper = True
+                        else:
+                            mask &= ~(1 << line)
+                line_mask[depth + 1, budget] = mask
+            if not deeper:
+                continue
+            member[depth + 1] = b
+            used_at[depth + 1] = used_at[depth] + used[b]
+            for i in range(n2):
+                taken[depth + 1, i] = taken[depth, i]
+            _take(taken[depth + 1], b, occupied_start, occupied, zone_start, zone)
+            depth += 1
+            _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fits,
+                        fits_made, by_used, by_size, tile_count, within_start, within, full,
+                        fresh, lines_count, words, occupied_start, occupied)
+    return count
+
+
+def _take(taken, c, occupied_start, occupied, zone_start, zone):
+    """Flag the squares of class c's tiles and zone in `taken`."""
+    for i in range(occupied_start[c], occupied_start[c + 1]):
+        taken[occupied[i]] = 1
+    for i in range(zone_start[c], zone_start[c + 1]):
+        taken[zone[i]] = 1
+
+
+def _separate(taken, c, occupied_start, occupied):
+    """Whether class c covers no square flagged in `taken` (then it is separate from the
+    classes whose tiles and zones those are: _blocking).
+    """
+    for i in range(occupied_start[c], occupied_start[c + 1]):
+        if taken[occupied[i]]:
+            return False
+    return True
+
+
+def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fits, fits_made,
+                by_used, by_size, tile_count, within_start, within, full, fresh, lines_count,
+                words, occupied_start, occupied):
+    """candidates[depth]: the classes after the last member that may join the group at
+    `depth` (_grow: near it on a line within the tiles left, fitting; whether each is
+    separate from the group is asked as it is taken, _separate).
+    """
+    used = used_at[depth]
+    if not fits_made[used]:
+        spare = full - used
+        for i in range(within_start[spare], within_start[spare + 1]):
+            x = within[i]
+            if x != spare:
+                for w in range(words):
+                    fits[used, w] |= by_used[x, w]
+        fits_made[used] = 1
+    left = tile_count[full - used]
+    for w in range(words):
+        candidates[depth, w] = 0
+    for size in range(1, left):
+        mask = line_mask[depth, left - size]
+        for line in range(lines_count):
+            if mask >> line & 1:
+                for w in range(words):
+                    candidates[depth, w] |= lines[depth, left - size, line, w] & by_size[size, w]
+    last = member[depth]
+    for w in range(words):
+        candidates[depth, w] &= fits[used, w]
+        if w < last // JOIN_BITS:
+            candidates[depth, w] = 0
+        elif w == last // JOIN_BITS:
+            candidates[depth, w] &= ~((2 << (last % JOIN_BITS)) - 1)
+    if last >= fresh:
+        return
+    # Groups of classes all grouped before, and no fresh one among them, were tried then:
+    # the group goes on only with a separate fresh candidate.
+    for w in range(fresh // JOIN_BITS, words):
+        bits = candidates[depth, w]
+        if w == fresh // JOIN_BITS:
+            bits &= ~((1 << (fresh % JOIN_BITS)) - 1)
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            if _separate(taken[depth], w * JOIN_BITS + bit_count(low - 1), occupied_start,
+                         occupied):
+                return
+    for w in range(words):
+        candidates[depth, w] = 0
+
+
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "_first_square",
-                         "joins_reaching", "_word_into", "lay_covering")
+                         "joins_reaching", "_word_into", "lay_covering", "_set_bit", "_has_bit",
+                         "_near_into", "_take", "_separate", "_candidates", "join_groups")

@@ -41,6 +41,11 @@ from lookup.crossword.board import BLANK, LETTER_MASK, Board, run_bounds, runs_t
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
 from lookup.crossword.turn_kernel import (
+    G_AFTER,
+    G_COUNT,
+    G_LINES,
+    G_MEMBERS,
+    GROUP_FIELDS,
     L_CODES,
     L_FORMED,
     L_GAIN,
@@ -406,6 +411,8 @@ class ClusterSearch:
         # the index in `seen` from which the last round of joins has not grouped clusters.
         self.deferred: list = []
         self.grouped = 0
+        # self.within as lists for the turn kernel (made when first needed).
+        self._within_lists = None
         self.bingo = search.bingo if sum(rack) == search.rack_size else 0
 
     def kept(self, m: int) -> list[int]:
@@ -829,8 +836,6 @@ class ClusterSearch:
         extensions); how many. Only groups not tried before, with tiles left for a part
         that covers every zone: on one line, at most that many empty squares apart.
         """
-        s = self.search
-        n = self.size
         # Only clusters that leave two tiles or more can be members.
         every = [k for k in self.seen.values() if self.tile_count[self.full - k.used] > 1]
         # Groups are formed of classes of clusters that differ only in their blanks' letters
@@ -843,6 +848,62 @@ class ClusterSearch:
         old = [ids for ids in by_shape.values() if ids[-1] < self.grouped]
         variants = old + [ids for ids in by_shape.values() if ids[-1] >= self.grouped]
         clusters = [every[ids[0]] for ids in variants]
+        self._clusters = clusters
+        self._every = every
+        self._variants = variants
+        # Groups of classes grouped in an earlier round were tried then: a group now needs
+        # a member from `fresh` on (a class with a cluster added since).
+        self._fresh = len(old) if self.grouped else 0
+        self.grouped = len(every)
+        before = len(self.seen)
+        if self.cover.groups is not None:
+            self._join_groups_compiled()
+        else:
+            self._join_groups()
+        return len(self.seen) - before
+
+    def _join_groups_compiled(self) -> None:
+        """_join_groups with the groups listed by the turn kernel (turn_kernel.join_groups,
+        the same groups in the same order), each tried here.
+        """
+        s = self.search
+        n = self.size
+        clusters = self._clusters
+        occupied, joins, zone = [], [], []
+        occupied_start, join_start, zone_start = [0], [0], [0]
+        for k in clusters:
+            occupied += [square for square, _code in k.tiles]
+            joins += k.join_squares
+            zone += k.zone_squares
+            occupied_start.append(len(occupied))
+            join_start.append(len(joins))
+            zone_start.append(len(zone))
+        if self._within_lists is None:
+            starts, listed = [0], []
+            for m in range(self.subsets):
+                listed += self.within[m]
+                starts.append(len(listed))
+            self._within_lists = (np.array(starts, dtype=np.int64),
+                                  np.array(listed, dtype=np.int64))
+        arrays = [np.array(values, dtype=np.int64) for values in (
+            [k.used for k in clusters], occupied_start, occupied, join_start, joins, zone_start,
+            zone)]
+        groups = self.cover.groups(s.cells, sum(s.rack), self.full,
+                                   np.array(self.tile_count, dtype=np.int64),
+                                   *self._within_lists, *arrays, self._fresh)
+        for row in groups:
+            if self._late():
+                return
+            members = tuple(row[G_MEMBERS:G_MEMBERS + row[G_COUNT]])
+            common = [line for line in range(2 * n) if row[G_LINES] >> line & 1]
+            if not self._try_group(members, common, row[G_AFTER]):
+                return
+
+    def _join_groups(self) -> None:
+        """Try every group of separate classes a part may join (_grow), in Python."""
+        s = self.search
+        n = self.size
+        clusters = self._clusters
         # Bitsets of class indexes: by square occupied, by zone square of a line within
         # reach of a position, by sub-multiset used.
         # (Gathered as index lists, then made bitsets at once: a bit set at a time would
@@ -890,9 +951,6 @@ class ClusterSearch:
                     near.append(bits)
                 by_line.append(near)
             reach.append(by_line)
-        self._clusters = clusters
-        self._every = every
-        self._variants = variants
         self._occupied_by = occupied_by
         self._by_used = by_used
         self._by_size = by_size
@@ -900,10 +958,6 @@ class ClusterSearch:
         self._fits = {}
         self._near_cache = {}
         self._blocking_cache = {}
-        # Groups of classes grouped in an earlier round were tried then: a group now needs
-        # a member from `fresh` on (a class with a cluster added since).
-        self._fresh = len(old) if self.grouped else 0
-        self.grouped = len(every)
         # A member of such a group has a join square on a line near one of a fresh cluster
         # (within the reach of the rack's tiles but one, from either side).
         near_fresh = -1
@@ -914,7 +968,6 @@ class ClusterSearch:
                 if self.tile_count[self.full - clusters[index].used] >= 1:
                     for bits in self._near_lines(index, max(1, rack_tiles - 2)).values():
                         near_fresh |= bits
-        before = len(self.seen)
         for a, k1 in enumerate(clusters):
             left = self.tile_count[self.full - k1.used]
             if left < 2 or not near_fresh >> a & 1:
@@ -923,7 +976,6 @@ class ClusterSearch:
             lines = [None] + [self._near_lines(a, budget) for budget in range(1, left)]
             if not self._grow((a,), lines, k1.used, self._blocking(a)):
                 break
-        return len(self.seen) - before
 
     def _blocking(self, index: int) -> int:
         """The clusters that are not separate from cluster `index` (they cover a square of
@@ -1014,19 +1066,8 @@ class ClusterSearch:
             after = self.tile_count[self.full - used - kb.used]
             common = [line for line, bits in lines[after].items() if bits & bit]
             members = group + (b,)
-            if after > 1 or self._one_tile_join_reaches([self._clusters[m] for m in members]):
-                choices = []
-                for choice in itertools.product(*(self._variants[m] for m in members)):
-                    tried = tuple(sorted(choice))
-                    if tried not in self.tried:
-                        self.tried.add(tried)
-                        choices.append([self._every[index] for index in choice])
-                if choices and self._late():
-                    return False
-                for joined in self._reaching(choices, common) if choices else ():
-                    if self._late():
-                        return False
-                    self._join(joined, common)
+            if not self._try_group(members, common, after):
+                return False
             if after < 2:
                 continue
             narrower = [None]
@@ -1039,6 +1080,27 @@ class ClusterSearch:
             if any(narrower[1:]) and not self._grow(members, narrower, used + kb.used,
                                                     blocked | self._blocking(b)):
                 return False
+        return True
+
+    def _try_group(self, members: tuple, common: list, after: int) -> bool:
+        """Join each choice of one cluster of every class of `members` not tried before by a
+        part along the lines `common` (`after` tiles left once they are laid); False when
+        time ran out.
+        """
+        if after < 2 and not self._one_tile_join_reaches([self._clusters[m] for m in members]):
+            return True
+        choices = []
+        for choice in itertools.product(*(self._variants[m] for m in members)):
+            tried = tuple(sorted(choice))
+            if tried not in self.tried:
+                self.tried.add(tried)
+                choices.append([self._every[index] for index in choice])
+        if choices and self._late():
+            return False
+        for joined in self._reaching(choices, common) if choices else ():
+            if self._late():
+                return False
+            self._join(joined, common)
         return True
 
     def _one_tile_join_reaches(self, group: list) -> bool:
@@ -1238,13 +1300,18 @@ class Cover:
       down) as (play, row) in the order cover lists them, row the play laid as the next part
       of a cluster of `tiles` whose zone is the squares `zone` (turn_kernel.lay_covering's
       laid row, as a list; kept when it covers one of the squares of every list of
-      `members`; `strides`: ClusterSearch.stride_codes).
+      `members`; `strides`: ClusterSearch.stride_codes);
+    - cover.groups (the compiled cover only, else None): groups(cells, rack tiles, full,
+      tile_count, within lists, the classes' lists, fresh), turn_kernel.join_groups's rows
+      (as lists) on the position `cells`.
     """
 
-    def __init__(self, plays: Callable, reaching: Callable, lay: Callable | None = None):
+    def __init__(self, plays: Callable, reaching: Callable, lay: Callable | None = None,
+                 groups: Callable | None = None):
         self.plays = plays
         self.reaching = reaching
         self.lay = lay
+        self.groups = groups
 
     def __call__(self, cells, counts, across, down) -> list:
         """The plays (class docstring)."""
@@ -1419,7 +1486,20 @@ def covering_step(cw, compiled: bool) -> Cover:
                        for index, at in enumerate(range(0, count * width, width)))
         return [(play, data[index]) for play, index in plays]
 
-    return Cover(cover, reaching, lay)
+    groups_kernel = kernel["join_groups"]
+    groups_room = [np.zeros((1024, GROUP_FIELDS), dtype=np.int64)]
+
+    def groups(cells, *lists):
+        if position[0] is not cells:
+            position[:] = cells, np.array(cells, dtype=np.int64)
+        while True:
+            rows = groups_room[0]
+            count = groups_kernel(n, position[1], *lists, rows)
+            if count <= len(rows):
+                return rows[:count].tolist()
+            groups_room[0] = np.zeros((count, GROUP_FIELDS), dtype=np.int64)
+
+    return Cover(cover, reaching, lay, groups)
 
 
 def _placed_mask(cells: list, play: tuple, size: int) -> int:
