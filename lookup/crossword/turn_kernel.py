@@ -66,6 +66,7 @@ from lookup.crossword.engine_kernel import (
     R_DIRECTION,
     R_LENGTH,
     R_LINE,
+    R_SCORE,
     R_START,
     RECORD_FIELDS,
     _anchor_order,
@@ -77,6 +78,7 @@ from lookup.crossword.engine_kernel import (
     bit_count,
     int_array,
     leave_slot,
+    records_precede,
 )
 from lookup.crossword.engine_kernel import setup as board_setup
 from lookup.crossword.scoring import NO_CROSS_WORD, score_new_tiles
@@ -202,7 +204,10 @@ L_FORMED = L_NEW_ZONE_SQUARES + 1 + ZONE_LIMIT
 FORMED_LIMIT = 8
 L_SWALLOWED = L_FORMED + 1 + 2 * FORMED_LIMIT
 SWALLOWED_LIMIT = 28
-LAID_FIELDS = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
+# With one rack tile left after the part: the most that tile can add (ClusterSearch
+# _gain_bound); else 0.
+L_ONE_TILE = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
+LAID_FIELDS = L_ONE_TILE + 1
 # A word key is its letters' codes (1-63) in base 64, the last WORD_LOW_LETTERS of them in the
 # low number, the others in the high: key = high << (6 * WORD_LOW_LETTERS) | low.
 WORD_LOW_LETTERS = 10
@@ -227,10 +232,11 @@ def _word_into(laid, p, at, board, first, last, step):
 
 def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
                  no_keys, no_values, out, best_equity, fresh, zone_before, members, strides,
-                 base_tiles, laid):
+                 base_tiles, laid, ranked):
     """covering_search's plays of (cells, rack), each laid as ClusterSearch lays a part of a
     cluster (lookup/crossword/turn_search.py `_add` and `_layout`): laid[p] (L_* fields) for
-    record p of `out`.
+    record p of `out`, and ranked[:count] the records in the order of the play tuples sorted
+    (score down, then the engine's tie order, records_precede).
 
     `fresh` flags the squares of the tiles before the part (new in the turn: their premiums
     count), `zone_before` their zone; a part is kept when it covers a square flagged in every
@@ -415,10 +421,109 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
         laid[p, L_GAIN] = gain
         laid[p, L_FORMED] = formed
         laid[p, L_SWALLOWED] = swallowed
+        left = 0
+        best_value = 0
+        for code in range(len(rack)):
+            remaining = rack[code]
+            for t in range(tiles):
+                tile = laid[p, L_CODES + t]
+                if (0 if tile & BLANK else tile) == code:
+                    remaining -= 1
+            left += remaining
+            if remaining and code and values[code] > best_value:
+                best_value = values[code]
+        if left == 1:
+            laid[p, L_ONE_TILE] = _one_tile_gain(board, fresh, placed, laid, p, size,
+                                                 values, letter_mult, word_mult, best_value)
         for t in range(tiles):
             board[laid[p, L_SQUARES + t]] = cells[laid[p, L_SQUARES + t]]
             placed[laid[p, L_SQUARES + t]] = 0
+    _rank_records(out, width, count, ranked)
     return count
+
+
+def _one_tile_gain(board, fresh, placed, laid, p, size, values, letter_mult, word_mult,
+                   best_value):
+    """ClusterSearch._gain_bound of the cluster of laid[p] (its tiles: `fresh` and `placed`
+    on `board`) over its zone squares, one tile of `best_value` left.
+    """
+    best = 0
+    for z in range(laid[p, L_ZONE_SQUARES]):
+        q = laid[p, L_ZONE_SQUARES + 1 + z]
+        gain = 0
+        for orientation in range(2):
+            step = 1 if orientation == 0 else size
+            low = q % size if step == size else q - q % size
+            high = low + step * (size - 1)
+            first = q
+            while first != low and board[first - step]:
+                first -= step
+            last = q
+            while last != high and board[last + step]:
+                last += step
+            if first == last:
+                continue
+            word = best_value * letter_mult[q]
+            multiplier = word_mult[q]
+            for side in range(2):
+                part_first = first if side == 0 else q + step
+                part_last = q - step if side == 0 else last
+                part = 0
+                part_multiplier = 1
+                new_here = False
+                index = part_first
+                while (step > 0 and index <= part_last) and part_first <= part_last:
+                    if fresh[index] or placed[index]:
+                        part += values[board[index]] * letter_mult[index]
+                        part_multiplier *= word_mult[index]
+                        new_here = True
+                    else:
+                        part += values[board[index]]
+                    index += step
+                word += part
+                multiplier *= part_multiplier
+                if new_here and part_last > part_first:
+                    gain -= part * part_multiplier
+            gain += word * multiplier
+        if gain > best:
+            best = gain
+    return best
+
+
+def _rank_records(out, width, count, ranked):
+    """ranked[:count]: the records 0..count-1 of `out`, score down, then records_precede
+    (a merge sort: thousands of records on an open board with two blanks).
+    """
+    for i in range(count):
+        ranked[i] = i
+    spare = int_array(count)
+    run = 1
+    while run < count:
+        for start in range(0, count, 2 * run):
+            middle = min(start + run, count)
+            end = min(start + 2 * run, count)
+            i = start
+            j = middle
+            k = start
+            while i < middle or j < end:
+                take_left = j >= end
+                if i < middle and j < end:
+                    a = ranked[i] * width
+                    b = ranked[j] * width
+                    if out[a + R_SCORE] != out[b + R_SCORE]:
+                        take_left = out[a + R_SCORE] > out[b + R_SCORE]
+                    else:
+                        take_left = not records_precede(out, b, out, a)
+                if take_left:
+                    spare[k] = ranked[i]
+                    i += 1
+                else:
+                    spare[k] = ranked[j]
+                    j += 1
+                k += 1
+        for i in range(count):
+            ranked[i] = spare[i]
+        run *= 2
 
 
 # join_groups's bitsets of classes: JOIN_BITS classes per number (non-negative numbers, so that
@@ -690,5 +795,6 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "_first_square",
-                         "joins_reaching", "_word_into", "lay_covering", "_set_bit", "_has_bit",
+                         "joins_reaching", "_word_into", "_one_tile_gain", "_rank_records",
+                         "lay_covering", "_set_bit", "_has_bit",
                          "_near_into", "_take", "_separate", "_candidates", "join_groups")

@@ -49,14 +49,12 @@ from lookup.crossword.turn_kernel import (
     L_CODES,
     L_FORMED,
     L_GAIN,
-    L_KEEP,
-    L_KEY,
     L_NEW_ZONE,
     L_NEW_ZONE_SQUARES,
+    L_ONE_TILE,
     L_SQUARES,
     L_SWALLOWED,
     L_TILES,
-    L_USED,
     L_ZONE,
     L_ZONE_SQUARES,
     WORD_LOW_LETTERS,
@@ -315,10 +313,12 @@ class _Cluster:
         plays: its parts in an order they can be laid; counts: the rack left.
         shape: its tiles with each blank's letter left out (clusters that differ only there
             share it).
+        one_tile: with one rack tile left, _gain_bound over its zone when the turn kernel
+            laid it (else None: _last_tiles works it out).
     """
 
     __slots__ = ("tiles", "occupied", "zone", "zone_squares", "joins", "join_squares", "used",
-                 "score", "words", "legal", "plays", "counts", "shape")
+                 "score", "words", "legal", "plays", "counts", "shape", "one_tile")
 
 
 class ClusterSearch:
@@ -462,6 +462,7 @@ class ClusterSearch:
         s = self.search
         k = _Cluster()
         k.tiles = tiles
+        k.one_tile = None
         k.shape = frozenset((square, BLANK if code & BLANK else code) for square, code in tiles)
         # What follows depends only on the squares, the tiles but a blank's letter and the
         # part's squares (the cluster before is the shape less them): worked out once for
@@ -634,21 +635,24 @@ class ClusterSearch:
             before)
         found = []
         zone_squares = group[0].zone_squares if len(group) == 1 else _mask_squares(zone_before)
-        laid = self.cover.lay(s.cells, base, counts, across, down, zone_squares,
-                              [k.join_squares for k in members], self.stride_codes)
-        for count, (play, row) in enumerate(laid):
+        brief, row_of, play_of = self.cover.lay(s.cells, base, counts, across, down,
+                                                zone_squares, [k.join_squares for k in members],
+                                                self.stride_codes)
+        for count, (index, kept, used, key_high, key_low) in enumerate(brief):
             if count & 63 == 63 and self._late():
                 break
-            if not row[L_KEEP]:
+            if not kept:
                 continue
-            key = row[L_KEY] << 60 | row[L_KEY + 1]
-            used = used_before + row[L_USED]
+            key = key_high << 60 | key_low
+            used += used_before
             known = self.seen.get(key)
             if known is not None:
                 # (As in _add.)
                 if used == self.full and len(plays_before) + 1 < len(known.plays):
-                    known.plays = plays_before + (play,)
+                    known.plays = plays_before + (play_of(index),)
                 continue
+            row = row_of(index)
+            play = play_of(index)
             tiles = row[L_TILES]
             new = tuple(zip(row[L_SQUARES:L_SQUARES + tiles], row[L_CODES:L_CODES + tiles]))
             k = _Cluster()
@@ -696,6 +700,7 @@ class ClusterSearch:
                            and not any(word in self.played for word in words))
             k.plays = plays_before + (play,)
             k.counts = s._left(counts, new)
+            k.one_tile = row[L_ONE_TILE]
             self.seen[key] = k
             found.append(k)
         return found
@@ -763,11 +768,13 @@ class ClusterSearch:
         for k in deferred:
             if self._late():
                 return
-            cells = list(s.cells)
-            for square, code in k.tiles:
-                cells[square] = code
-            gain = gains.get(k.shape)
+            gain = k.one_tile
             if gain is None:
+                gain = gains.get(k.shape)
+            if gain is None:
+                cells = list(s.cells)
+                for square, code in k.tiles:
+                    cells[square] = code
                 gain = gains[k.shape] = self._gain_bound(cells, k.occupied, k.zone_squares,
                                                          k.counts)
             if k.score + gain + self.bingo + self.leave[0] < self.threshold:
@@ -1297,10 +1304,12 @@ class Cover:
       every bitmask of `masks`;
     - cover.lay (the compiled cover only, else None): lay(cells, tiles, counts, across, down,
       zone, members, strides), the plays of cover(cells with `tiles` laid, counts, across,
-      down) as (play, row) in the order cover lists them, row the play laid as the next part
-      of a cluster of `tiles` whose zone is the squares `zone` (turn_kernel.lay_covering's
-      laid row, as a list; kept when it covers one of the squares of every list of
-      `members`; `strides`: ClusterSearch.stride_codes);
+      down), each laid as the next part of a cluster of `tiles` whose zone is the squares
+      `zone` (turn_kernel.lay_covering; kept when it covers one of the squares of every list
+      of `members`; `strides`: ClusterSearch.stride_codes), as (brief, row_of, play_of):
+      brief lists [index, kept, tiles used, key high, key low] in the order cover lists the
+      plays, row_of(index) is the play's laid row and play_of(index) the play (valid until the
+      next call);
     - cover.groups (the compiled cover only, else None): groups(cells, rack tiles, full,
       tile_count, within lists, the classes' lists, fresh), turn_kernel.join_groups's rows
       (as lists) on the position `cells`.
@@ -1433,6 +1442,10 @@ def covering_step(cw, compiled: bool) -> Cover:
 
     lay_kernel = kernel["lay_covering"]
     laid_room = [np.zeros((512, turn_kernel.LAID_FIELDS), dtype=np.int64)]
+    ranked_room = [np.zeros(512, dtype=np.int64)]
+    # The fields of a laid row every play needs: kept, tiles used, the cluster's key.
+    brief_fields = [turn_kernel.L_KEEP, turn_kernel.L_USED, turn_kernel.L_KEY,
+                    turn_kernel.L_KEY + 1]
     fresh = np.zeros(n * n, dtype=np.int64)
     zone_flags = np.zeros(n * n, dtype=np.int64)
     # The position's cells as an array, converted again only for another position's list;
@@ -1460,31 +1473,36 @@ def covering_step(cw, compiled: bool) -> Cover:
         while True:
             out = room[0]
             laid = laid_room[0]
+            ranked = ranked_room[0]
             count = lay_kernel(with_flags, *constants, board, counts, no_keys, no_values, out,
                                equity, fresh, zone_flags, member_squares, strides, base_keys,
-                               laid)
+                               laid, ranked)
             if count * width <= len(out) and count <= len(laid):
                 break
             if count * width > len(out):
                 room[0] = np.zeros(count * width, dtype=np.int64)
             if count > len(laid):
                 laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
+                ranked_room[0] = np.zeros(count, dtype=np.int64)
         across_flags[across] = 0
         down_flags[down] = 0
         zone_flags[zone] = 0
         for square, _code in tiles:
             fresh[square] = 0
             board[square] = 0
-        if not count:
-            return []
-        rows = out[:count * width].tolist()
-        data = laid[:count].tolist()
-        plays = sorted(((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
-                         rows[at + R_START],
-                         tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
-                         rows[at + R_BLANKS]), index)
-                       for index, at in enumerate(range(0, count * width, width)))
-        return [(play, data[index]) for play, index in plays]
+        order = ranked[:count]
+        brief = np.column_stack((order, laid[order][:, brief_fields])).tolist()
+
+        def row_of(index):
+            return laid[index].tolist()
+
+        def play_of(index):
+            record = out[index * width:(index + 1) * width].tolist()
+            return (-record[R_SCORE], record[R_DIRECTION], record[R_LINE], record[R_START],
+                    tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
+                    record[R_BLANKS])
+
+        return brief, row_of, play_of
 
     groups_kernel = kernel["join_groups"]
     groups_room = [np.zeros((1024, GROUP_FIELDS), dtype=np.int64)]
