@@ -213,6 +213,44 @@ LAID_FIELDS = L_ONE_TILE + 1
 WORD_LOW_LETTERS = 10
 
 
+def joins_reaching_groups(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                          squares, codes, tile_counts, choice_start, racks, flag_start, flagged,
+                          group_members, member_start, member_squares, no_keys, no_values, out,
+                          best_equity, reaching):
+    """joins_reaching for many groups in one call. Group g's choices are the rows
+    choice_start[g] to choice_start[g + 1] of squares, codes and tile_counts (and of
+    `reaching`), its rack racks[g], its squares flagged across
+    flagged[flag_start[2 * g]:flag_start[2 * g + 1]] and down up to flag_start[2 * g + 2], and
+    its members are group_members[g] to group_members[g + 1], member m's squares
+    member_squares[member_start[m]:member_start[m + 1]].
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    flags = np.zeros((MAX_MEMBERS, n2), np.int64)
+    for g in range(len(racks)):
+        for i in range(flag_start[2 * g], flag_start[2 * g + 1]):
+            params[PARAMS + flagged[i]] = 1
+        for i in range(flag_start[2 * g + 1], flag_start[2 * g + 2]):
+            params[PARAMS + n2 + flagged[i]] = 1
+        count = group_members[g + 1] - group_members[g]
+        for j in range(count):
+            m = group_members[g] + j
+            for i in range(member_start[m], member_start[m + 1]):
+                flags[j, member_squares[i]] = 1
+        first = choice_start[g]
+        last = choice_start[g + 1]
+        joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                       squares[first:last], codes[first:last], tile_counts[first:last],
+                       racks[g], flags[:count], no_keys, no_values, out, best_equity,
+                       reaching[first:last])
+        for i in range(flag_start[2 * g], flag_start[2 * g + 2]):
+            params[PARAMS + flagged[i]] = 0
+            params[PARAMS + n2 + flagged[i]] = 0
+        for j in range(count):
+            for i in range(n2):
+                flags[j, i] = 0
+
+
 def _word_into(laid, p, at, board, first, last, step):
     """Write the word of the run first..last (step) on `board` as a key at laid[p, at:]."""
     length = (last - first) // step + 1
@@ -795,6 +833,7 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "_first_square",
-                         "joins_reaching", "_word_into", "_one_tile_gain", "_rank_records",
-                         "lay_covering", "_set_bit", "_has_bit",
-                         "_near_into", "_take", "_separate", "_candidates", "join_groups")
+                         "joins_reaching", "joins_reaching_groups", "_word_into",
+                         "_one_tile_gain", "_rank_records", "lay_covering", "_set_bit",
+                         "_has_bit", "_near_into", "_take", "_separate", "_candidates",
+                         "join_groups")

@@ -898,13 +898,27 @@ class ClusterSearch:
         groups = self.cover.groups(s.cells, sum(s.rack), self.full,
                                    np.array(self.tile_count, dtype=np.int64),
                                    *self._within_lists, *arrays, self._fresh)
+        # Which choices reach is asked of every group at once (Cover.reaching_groups), then
+        # the choices that do are joined in the order _grow would join them.
+        pending = []
         for row in groups:
-            if self._late():
-                return
             members = tuple(row[G_MEMBERS:G_MEMBERS + row[G_COUNT]])
-            common = [line for line in range(2 * n) if row[G_LINES] >> line & 1]
-            if not self._try_group(members, common, row[G_AFTER]):
+            choices = self._choices(members, row[G_AFTER])
+            if choices:
+                common = [line for line in range(2 * n) if row[G_LINES] >> line & 1]
+                pending.append((choices, common))
+            if len(pending) & 255 == 255 and self._late():
                 return
+        if not pending:
+            return
+        reaches = self.cover.reaching_groups(
+            s.cells, [self._reach_request(choices, common) for choices, common in pending])
+        for (choices, common), reach in zip(pending, reaches):
+            for joined, reached in zip(choices, reach):
+                if reached:
+                    if self._late():
+                        return
+                    self._join(joined, common)
 
     def _join_groups(self) -> None:
         """Try every group of separate classes a part may join (_grow), in Python."""
@@ -1089,19 +1103,26 @@ class ClusterSearch:
                 return False
         return True
 
-    def _try_group(self, members: tuple, common: list, after: int) -> bool:
-        """Join each choice of one cluster of every class of `members` not tried before by a
-        part along the lines `common` (`after` tiles left once they are laid); False when
-        time ran out.
+    def _choices(self, members: tuple, after: int) -> list:
+        """The choices of one cluster of every class of `members` not tried before (marked
+        tried now), `after` tiles left once they are laid; none when the part would be one
+        tile that cannot reach the threshold.
         """
         if after < 2 and not self._one_tile_join_reaches([self._clusters[m] for m in members]):
-            return True
+            return []
         choices = []
         for choice in itertools.product(*(self._variants[m] for m in members)):
             tried = tuple(sorted(choice))
             if tried not in self.tried:
                 self.tried.add(tried)
                 choices.append([self._every[index] for index in choice])
+        return choices
+
+    def _try_group(self, members: tuple, common: list, after: int) -> bool:
+        """Join each choice of _choices by a part along the lines `common`; False when time
+        ran out.
+        """
+        choices = self._choices(members, after)
         if choices and self._late():
             return False
         for joined in self._reaching(choices, common) if choices else ():
@@ -1138,6 +1159,16 @@ class ClusterSearch:
         `lines` can join: one of the plays _join would lay covers a zone square of each
         member (Cover.reaching, every choice at once; most choices have none).
         """
+        tiles, counts, across, down, members = self._reach_request(groups, lines)
+        reaches = self.cover.reaching(self.search.cells, tiles, counts, across, down,
+                                      [sum(1 << square for square in squares)
+                                       for squares in members])
+        return [group for group, reach in zip(groups, reaches) if reach]
+
+    def _reach_request(self, groups: list, lines: list) -> tuple:
+        """What Cover.reaching asks of choices `groups` along `lines`: (each choice's tiles,
+        the rack left, the squares flagged across and down, each member's join squares).
+        """
         s = self.search
         n = self.size
         # A class's clusters share their squares, tiles used and `joins` (_joins).
@@ -1148,9 +1179,7 @@ class ClusterSearch:
         for k in first:
             counts = s._left(counts, k.tiles)
         tiles = [[tile for k in group for tile in k.tiles] for group in groups]
-        reaches = self.cover.reaching(s.cells, tiles, counts, across, down,
-                                      [k.joins for k in first])
-        return [group for group, reach in zip(groups, reaches) if reach]
+        return tiles, counts, across, down, [k.join_squares for k in first]
 
     def _join(self, group: list, lines: list) -> None:
         """Add the clusters of parts along `lines` that cover a zone square of every cluster
@@ -1312,15 +1341,18 @@ class Cover:
       next call);
     - cover.groups (the compiled cover only, else None): groups(cells, rack tiles, full,
       tile_count, within lists, the classes' lists, fresh), turn_kernel.join_groups's rows
-      (as lists) on the position `cells`.
+      (as lists) on the position `cells`; and cover.reaching_groups(cells, requests):
+      cover.reaching for many requests (tiles, counts, across, down, members' squares) at
+      once, a list of flags per request.
     """
 
     def __init__(self, plays: Callable, reaching: Callable, lay: Callable | None = None,
-                 groups: Callable | None = None):
+                 groups: Callable | None = None, reaching_groups: Callable | None = None):
         self.plays = plays
         self.reaching = reaching
         self.lay = lay
         self.groups = groups
+        self.reaching_groups = reaching_groups
 
     def __call__(self, cells, counts, across, down) -> list:
         """The plays (class docstring)."""
@@ -1504,6 +1536,42 @@ def covering_step(cw, compiled: bool) -> Cover:
 
         return brief, row_of, play_of
 
+    reaching_groups_kernel = kernel["joins_reaching_groups"]
+
+    def reaching_groups(cells, requests):
+        if position[0] is not cells:
+            position[:] = cells, np.array(cells, dtype=np.int64)
+        choice_start, flag_start, group_members, member_start = [0], [0], [0], [0]
+        flagged, member_squares, racks, rows = [], [], [], []
+        longest = 1
+        for tiles, counts, across, down, members in requests:
+            rows += tiles
+            longest = max(longest, max(len(laid) for laid in tiles))
+            choice_start.append(len(rows))
+            racks.append(counts)
+            flagged += across
+            flag_start.append(len(flagged))
+            flagged += down
+            flag_start.append(len(flagged))
+            for squares in members:
+                member_squares += squares
+                member_start.append(len(member_squares))
+            group_members.append(len(member_start) - 1)
+        padded = [[tile for tile in laid] + [(0, 0)] * (longest - len(laid)) for laid in rows]
+        tiles = np.array(padded, dtype=np.int64).reshape(len(rows), longest, 2)
+        reach = np.zeros(len(rows), dtype=np.int64)
+        reaching_groups_kernel(
+            with_flags, *constants, position[1], np.ascontiguousarray(tiles[:, :, 0]),
+            np.ascontiguousarray(tiles[:, :, 1]),
+            np.array([len(laid) for laid in rows], dtype=np.int64),
+            np.array(choice_start, dtype=np.int64), np.array(racks, dtype=np.int64),
+            np.array(flag_start, dtype=np.int64), np.array(flagged, dtype=np.int64),
+            np.array(group_members, dtype=np.int64), np.array(member_start, dtype=np.int64),
+            np.array(member_squares, dtype=np.int64), no_keys, no_values, reaching_room,
+            equity, reach)
+        flags = reach.tolist()
+        return [flags[choice_start[g]:choice_start[g + 1]] for g in range(len(requests))]
+
     groups_kernel = kernel["join_groups"]
     groups_room = [np.zeros((1024, GROUP_FIELDS), dtype=np.int64)]
 
@@ -1517,7 +1585,7 @@ def covering_step(cw, compiled: bool) -> Cover:
                 return rows[:count].tolist()
             groups_room[0] = np.zeros((count, GROUP_FIELDS), dtype=np.int64)
 
-    return Cover(cover, reaching, lay, groups)
+    return Cover(cover, reaching, lay, groups, reaching_groups)
 
 
 def _placed_mask(cells: list, play: tuple, size: int) -> int:
