@@ -409,9 +409,11 @@ class EndgameSearch:
 
 # Rounds of iterative deepening (depths 1, 2, ...) before the round to the end of the game.
 # On real 7-tile endgames the rounds grow so fast that the round to the end, its moves
-# ordered by these, costs less than the deeper rounds (6 of the batch's endgames unsolved
-# after 10 s of rounds to 6-11 plies: solved to the end after 4 rounds in 11-22 s).
-ROUNDS_BEFORE_THE_END = 4
+# ordered by these, costs less than the deeper rounds: 11 endgames of the exact batch
+# (bench/bench_lookahead_matches.py), 8 of them unsolved by 10 s of rounds one ply deeper
+# each, took 67 s of CPU in all after 6 rounds, 84 s after 4 and 83 s after 8 (after 4, one
+# whose rounds stay cheap took 17 s instead of 2).
+ROUNDS_BEFORE_THE_END = 6
 # The depth of the round to the end of the game: more plies than any line has (at most
 # (tiles + 1) x scoreless_turns_end: 90 with 7 + 7 tiles and 6 scoreless turns), and the
 # deepest round either search runs (the kernel's frames).

@@ -175,7 +175,9 @@ globals().update({name: getattr(engine_kernel, name)
                                *engine_kernel.setup.__code__.co_names)
                   if name != "setup" and name not in globals() and hasattr(engine_kernel, name)})
 # The copy keeps the kernel's file name, so that numba's cache of it (kept per source file,
-# checked against the file's time stamp) is dropped when the kernel's search changes.
+# checked against the file's time stamp) is dropped when the kernel's search changes; its
+# machine code holds this module's `setup` as compiled then (a change to `setup` wants the
+# kernel's file touched, or numba's cache cleared).
 prepared_search = types.FunctionType(
     engine_kernel.search.__code__.replace(co_name="prepared_search",
                                           co_qualname="prepared_search"),
