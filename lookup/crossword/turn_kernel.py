@@ -480,6 +480,70 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return count
 
 
+def lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, request,
+                strides, no_keys, no_values, out, best_equity, laid, ranked, brief):
+    """lay_covering on the position `cells` with what ClusterSearch asks in one array
+    (`request`, each list after its length): the rack left, the squares flagged across, those
+    flagged down, the zone before, the members (each its squares), and the tiles before the
+    part as (square, code) pairs. Then brief[i] = (record, kept, tiles used, key high, key
+    low) of the i-th play in rank order (the fields every play needs; laid[record] has all).
+
+    Returns lay_covering's count (the flags set here are cleared before it returns).
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    at = 0
+    kinds = request[at]
+    rack = request[at + 1:at + 1 + kinds]
+    at += 1 + kinds
+    across_at = at
+    at += 1 + request[at]
+    down_at = at
+    at += 1 + request[at]
+    zone_at = at
+    at += 1 + request[at]
+    member_count = request[at]
+    at += 1
+    members = np.zeros((member_count, n2), np.int64)
+    for m in range(member_count):
+        for i in range(request[at]):
+            members[m, request[at + 1 + i]] = 1
+        at += 1 + request[at]
+    tiles = request[at]
+    board = cells.copy()
+    fresh = np.zeros(n2, np.int64)
+    zone_before = np.zeros(n2, np.int64)
+    base_tiles = np.zeros(tiles, np.int64)
+    for t in range(tiles):
+        square = request[at + 1 + 2 * t]
+        board[square] = request[at + 2 + 2 * t]
+        fresh[square] = 1
+        base_tiles[t] = square * 128 + request[at + 2 + 2 * t]
+    for i in range(request[zone_at]):
+        zone_before[request[zone_at + 1 + i]] = 1
+    for i in range(request[across_at]):
+        params[PARAMS + request[across_at + 1 + i]] = 1
+    for i in range(request[down_at]):
+        params[PARAMS + n2 + request[down_at + 1 + i]] = 1
+    count = lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, board,
+                         rack, no_keys, no_values, out, best_equity, fresh, zone_before, members,
+                         strides, base_tiles, laid, ranked)
+    for i in range(request[across_at]):
+        params[PARAMS + request[across_at + 1 + i]] = 0
+    for i in range(request[down_at]):
+        params[PARAMS + n2 + request[down_at + 1 + i]] = 0
+    fits = count * (RECORD_FIELDS + size) <= len(out)
+    if fits and count <= laid.shape[0] and count <= brief.shape[0]:
+        for i in range(count):
+            p = ranked[i]
+            brief[i, 0] = p
+            brief[i, 1] = laid[p, L_KEEP]
+            brief[i, 2] = laid[p, L_USED]
+            brief[i, 3] = laid[p, L_KEY]
+            brief[i, 4] = laid[p, L_KEY + 1]
+    return count
+
+
 def _one_tile_gain(board, fresh, placed, laid, p, size, values, letter_mult, word_mult,
                    best_value):
     """ClusterSearch._gain_bound of the cluster of laid[p] (its tiles: `fresh` and `placed`
@@ -834,6 +898,6 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "_first_square",
                          "joins_reaching", "joins_reaching_groups", "_word_into",
-                         "_one_tile_gain", "_rank_records", "lay_covering", "_set_bit",
-                         "_has_bit", "_near_into", "_take", "_separate", "_candidates",
-                         "join_groups")
+                         "_one_tile_gain", "_rank_records", "lay_covering", "lay_request",
+                         "_set_bit", "_has_bit", "_near_into", "_take", "_separate",
+                         "_candidates", "join_groups")

@@ -387,6 +387,13 @@ class ClusterSearch:
         digits = [tuple(index // self.strides[code] % (rack[code] + 1) for code in self.kinds)
                   for index in range(stride)]
         self.tile_count = [sum(d) for d in digits]
+        # The rack left after each sub-multiset.
+        self.left_of = []
+        for index in range(stride):
+            left = list(rack)
+            for code, digit in zip(self.kinds, digits[index]):
+                left[code] -= digit
+            self.left_of.append(tuple(left))
         self.within = [[x for x in range(stride)
                         if all(a <= b for a, b in zip(digits[x], digits[m]))]
                        for m in range(stride)]
@@ -696,10 +703,9 @@ class ClusterSearch:
                     words.append(row[at] << 6 * WORD_LOW_LETTERS | row[at + 1])
                     at += 2
                 k.words = tuple(words)
-                k.legal = (len(set(words)) == len(words)
-                           and not any(word in self.played for word in words))
+                k.legal = len(set(words)) == len(words) and self.played.isdisjoint(words)
             k.plays = plays_before + (play,)
-            k.counts = s._left(counts, new)
+            k.counts = self.left_of[used]
             k.one_tile = row[L_ONE_TILE]
             self.seen[key] = k
             found.append(k)
@@ -1169,15 +1175,12 @@ class ClusterSearch:
         """What Cover.reaching asks of choices `groups` along `lines`: (each choice's tiles,
         the rack left, the squares flagged across and down, each member's join squares).
         """
-        s = self.search
         n = self.size
         # A class's clusters share their squares, tiles used and `joins` (_joins).
         first = groups[0]
         across = [square for square in first[0].join_squares if square // n in lines]
         down = [square for square in first[0].join_squares if n + square % n in lines]
-        counts = s.rack
-        for k in first:
-            counts = s._left(counts, k.tiles)
+        counts = self.left_of[sum(k.used for k in first)]
         tiles = [[tile for k in group for tile in k.tiles] for group in groups]
         return tiles, counts, across, down, [k.join_squares for k in first]
 
@@ -1185,11 +1188,8 @@ class ClusterSearch:
         """Add the clusters of parts along `lines` that cover a zone square of every cluster
         of `group` on the board with them all (and their extensions).
         """
-        s = self.search
         n = self.size
-        counts = s.rack
-        for k in group:
-            counts = s._left(counts, k.tiles)
+        counts = self.left_of[sum(k.used for k in group)]
         first = group[0]
         across = [square for square in first.join_squares if square // n in lines]
         down = [square for square in first.join_squares if n + square % n in lines]
@@ -1472,43 +1472,29 @@ def covering_step(cw, compiled: bool) -> Cover:
         down_flags[down] = 0
         return reach.tolist()
 
-    lay_kernel = kernel["lay_covering"]
+    lay_kernel = kernel["lay_request"]
     laid_room = [np.zeros((512, turn_kernel.LAID_FIELDS), dtype=np.int64)]
     ranked_room = [np.zeros(512, dtype=np.int64)]
-    # The fields of a laid row every play needs: kept, tiles used, the cluster's key.
-    brief_fields = [turn_kernel.L_KEEP, turn_kernel.L_USED, turn_kernel.L_KEY,
-                    turn_kernel.L_KEY + 1]
-    fresh = np.zeros(n * n, dtype=np.int64)
-    zone_flags = np.zeros(n * n, dtype=np.int64)
-    # The position's cells as an array, converted again only for another position's list;
-    # a call lays its tiles on it and takes them off after.
+    brief_room = [np.zeros((512, 5), dtype=np.int64)]
+    # The position's cells as an array, converted again only for another position's list.
     position = [None, None]
-    no_members = np.zeros((0, n * n), dtype=np.int64)
 
     def lay(cells, tiles, counts, across, down, zone, members, strides):
         if position[0] is not cells:
             position[:] = cells, np.array(cells, dtype=np.int64)
-        board = position[1]
+        request = [len(counts), *counts, len(across), *across, len(down), *down, len(zone),
+                   *zone, len(members)]
+        for member in members:
+            request += [len(member), *member]
+        request.append(len(tiles))
         for square, code in tiles:
-            board[square] = code
-            fresh[square] = 1
-        zone_flags[zone] = 1
-        member_squares = no_members
-        if members:
-            member_squares = np.zeros((len(members), n * n), dtype=np.int64)
-            for row, member in enumerate(members):
-                member_squares[row, member] = 1
-        base_keys = np.array([square * 128 + code for square, code in tiles], dtype=np.int64)
-        across_flags[across] = 1
-        down_flags[down] = 1
-        counts = np.array(counts, dtype=np.int64)
+            request += (square, code)
+        request = np.array(request, dtype=np.int64)
         while True:
             out = room[0]
             laid = laid_room[0]
-            ranked = ranked_room[0]
-            count = lay_kernel(with_flags, *constants, board, counts, no_keys, no_values, out,
-                               equity, fresh, zone_flags, member_squares, strides, base_keys,
-                               laid, ranked)
+            count = lay_kernel(with_flags, *constants, position[1], request, strides, no_keys,
+                               no_values, out, equity, laid, ranked_room[0], brief_room[0])
             if count * width <= len(out) and count <= len(laid):
                 break
             if count * width > len(out):
@@ -1516,14 +1502,7 @@ def covering_step(cw, compiled: bool) -> Cover:
             if count > len(laid):
                 laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
                 ranked_room[0] = np.zeros(count, dtype=np.int64)
-        across_flags[across] = 0
-        down_flags[down] = 0
-        zone_flags[zone] = 0
-        for square, _code in tiles:
-            fresh[square] = 0
-            board[square] = 0
-        order = ranked[:count]
-        brief = np.column_stack((order, laid[order][:, brief_fields])).tolist()
+                brief_room[0] = np.zeros((count, 5), dtype=np.int64)
 
         def row_of(index):
             return laid[index].tolist()
@@ -1534,7 +1513,7 @@ def covering_step(cw, compiled: bool) -> Cover:
                     tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
                     record[R_BLANKS])
 
-        return brief, row_of, play_of
+        return brief_room[0][:count].tolist(), row_of, play_of
 
     reaching_groups_kernel = kernel["joins_reaching_groups"]
 
