@@ -356,9 +356,10 @@ class ClusterSearch:
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
-        cover: the Cover of covering_step: cover(cells, counts, across, down), the plays of
-            (cells, counts) that cover one of the squares listed for their direction, and
-            cover.reaching, which of a join's choices of blank letters have a play at all.
+        cover: the Cover of covering_step: the plays that cover one of the squares listed
+            for their direction, and which of a join's choices of blank letters have a play
+            at all (the move generator's, or the turn kernel's, which also lays the plays
+            and lists the join groups).
         deadline: time.perf_counter() value at which to stop; the answer is then the best of
             the clusters found so far, and `proven` false.
         leave: rank by equity: leave(tiles kept, lexicon codes with 0 a blank) is their worth
@@ -1323,31 +1324,34 @@ def _bitset(indexes: list, count: int) -> int:
 
 
 class Cover:
-    """ClusterSearch's cover (covering_step):
+    """ClusterSearch's cover (covering_step), in one of two forms.
 
+    The move generator's (Python; the reference), with `lay` None:
     - cover(cells, counts, across, down): the single-line plays of (cells, counts) across that
       put a tile on one of the squares `across`, and down that put one on one of `down`, as
       Step lists plays (sorted);
     - cover.reaching(cells, tiles, counts, across, down, masks): for each list of (square,
       code) in `tiles`, laid on `cells`, whether one of those plays puts a tile on a square of
-      every bitmask of `masks`;
-    - cover.lay (the compiled cover only, else None): lay(cells, tiles, counts, across, down,
-      zone, members, strides), the plays of cover(cells with `tiles` laid, counts, across,
-      down), each laid as the next part of a cluster of `tiles` whose zone is the squares
-      `zone` (turn_kernel.lay_covering; kept when it covers one of the squares of every list
-      of `members`; `strides`: ClusterSearch.stride_codes), as (brief, row_of, play_of):
-      brief lists [index, kept, tiles used, key high, key low] in the order cover lists the
-      plays, row_of(index) is the play's laid row and play_of(index) the play (valid until the
-      next call);
-    - cover.groups (the compiled cover only, else None): groups(cells, rack tiles, full,
-      tile_count, within lists, the classes' lists, fresh), turn_kernel.join_groups's rows
-      (as lists) on the position `cells`; and cover.reaching_groups(cells, requests):
-      cover.reaching for many requests (tiles, counts, across, down, members' squares) at
-      once, a list of flags per request.
+      every bitmask of `masks`.
+
+    The turn kernel's (compiled), with `plays` and `reaching` None:
+    - cover.lay(cells, tiles, counts, across, down, zone, members, strides): those plays on
+      `cells` with `tiles` laid, each laid as the next part of a cluster of `tiles` whose zone
+      is the squares `zone` (turn_kernel.lay_request; kept when it covers one of the squares
+      of every list of `members`; `strides`: ClusterSearch.stride_codes), as (brief, row_of,
+      play_of): brief lists [index, kept, tiles used, key high, key low] in the order cover
+      lists the plays, row_of(index) is the play's laid row and play_of(index) the play
+      (valid until the next call);
+    - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
+      fresh): turn_kernel.join_groups's rows (as lists) on the position `cells`;
+    - cover.reaching_groups(cells, requests): reaching for many requests (tiles, counts,
+      across, down, members' squares: ClusterSearch._reach_request) at once, a list of
+      flags per request.
     """
 
-    def __init__(self, plays: Callable, reaching: Callable, lay: Callable | None = None,
-                 groups: Callable | None = None, reaching_groups: Callable | None = None):
+    def __init__(self, plays: Callable | None, reaching: Callable | None,
+                 lay: Callable | None = None, groups: Callable | None = None,
+                 reaching_groups: Callable | None = None):
         self.plays = plays
         self.reaching = reaching
         self.lay = lay
@@ -1355,14 +1359,15 @@ class Cover:
         self.reaching_groups = reaching_groups
 
     def __call__(self, cells, counts, across, down) -> list:
-        """The plays (class docstring)."""
+        """The plays (class docstring; the move generator's form)."""
         return self.plays(cells, counts, across, down)
 
 
 def covering_step(cw, compiled: bool) -> Cover:
     """The Cover of ClusterSearch. With `compiled`, the turn kernel on the compiled engine
-    (lookup/crossword/turn_kernel.py: the engine's search from those squares only, and
-    joins_reaching for `reaching`); else the game's move generator, filtered.
+    (lookup/crossword/turn_kernel.py: the engine's search from those squares only, each play
+    laid as a part, the join groups and which of their choices reach); else the game's move
+    generator, filtered.
     """
     n = cw.rules.layout.size
     if not compiled:
@@ -1392,8 +1397,6 @@ def covering_step(cw, compiled: bool) -> Cover:
     from lookup.crossword import turn_kernel
     from lookup.crossword.engine import move_engine
     from lookup.crossword.engine_kernel import (
-        ALL_PLAYS,
-        PARAMS,
         R_BLANKS,
         R_DIRECTION,
         R_LENGTH,
@@ -1406,8 +1409,6 @@ def covering_step(cw, compiled: bool) -> Cover:
 
     engine = move_engine(cw, compiled=True)
     kernel = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)
-    search = kernel["covering_search"]
-    reaching_kernel = kernel["joins_reaching"]
     params, *constants = engine.kernel_constants
     base = np.concatenate((params, np.zeros(2 * n * n, dtype=np.int64)))
     width = engine.width
@@ -1416,61 +1417,11 @@ def covering_step(cw, compiled: bool) -> Cover:
     equity = np.zeros(1, dtype=np.float64)
     room = [np.zeros(512 * width, dtype=np.int64)]
 
-    # The flags are set for a call and cleared after it (one array for every call).
+    # The flags of the squares a call covers are set and cleared by the kernel.
     with_flags = base.copy()
-    across_flags = with_flags[PARAMS:PARAMS + n * n]
-    down_flags = with_flags[PARAMS + n * n:]
-
-    def cover(cells, counts, across, down):
-        across_flags[across] = 1
-        down_flags[down] = 1
-        cells = np.array(cells, dtype=np.int64)
-        counts = np.array(counts, dtype=np.int64)
-        while True:
-            out = room[0]
-            count = search(with_flags, *constants, cells, counts, no_keys, no_values, 0.0,
-                           ALL_PLAYS, out, equity)
-            if count * width <= len(out):
-                break
-            room[0] = np.zeros(count * width, dtype=np.int64)
-        across_flags[across] = 0
-        down_flags[down] = 0
-        if not count:
-            return []
-        rows = out[:count * width].tolist()
-        plays = [(-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
-                  rows[at + R_START],
-                  tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
-                  rows[at + R_BLANKS])
-                 for at in range(0, count * width, width)]
-        plays.sort()
-        return plays
-
     # Room for the plays of one choice of reaching (more: the choice counts as reaching, and
     # _join lists them all).
     reaching_room = np.zeros(4096 * width, dtype=np.int64)
-
-    def reaching(cells, tiles, counts, across, down, masks):
-        longest = max(len(laid) for laid in tiles)
-        squares = np.zeros((len(tiles), longest), dtype=np.int64)
-        codes = np.zeros((len(tiles), longest), dtype=np.int64)
-        for row, laid in enumerate(tiles):
-            for column, (square, code) in enumerate(laid):
-                squares[row, column] = square
-                codes[row, column] = code
-        sizes = np.array([len(laid) for laid in tiles], dtype=np.int64)
-        member_squares = np.zeros((len(masks), n * n), dtype=np.int64)
-        for row, mask in enumerate(masks):
-            member_squares[row, _mask_squares(mask)] = 1
-        reach = np.zeros(len(tiles), dtype=np.int64)
-        across_flags[across] = 1
-        down_flags[down] = 1
-        reaching_kernel(with_flags, *constants, np.array(cells, dtype=np.int64), squares, codes,
-                        sizes, np.array(counts, dtype=np.int64), member_squares, no_keys,
-                        no_values, reaching_room, equity, reach)
-        across_flags[across] = 0
-        down_flags[down] = 0
-        return reach.tolist()
 
     lay_kernel = kernel["lay_request"]
     laid_room = [np.zeros((512, turn_kernel.LAID_FIELDS), dtype=np.int64)]
@@ -1564,7 +1515,7 @@ def covering_step(cw, compiled: bool) -> Cover:
                 return rows[:count].tolist()
             groups_room[0] = np.zeros((count, GROUP_FIELDS), dtype=np.int64)
 
-    return Cover(cover, reaching, lay, groups, reaching_groups)
+    return Cover(None, None, lay, groups, reaching_groups)
 
 
 def _placed_mask(cells: list, play: tuple, size: int) -> int:
