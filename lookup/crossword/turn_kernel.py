@@ -205,9 +205,10 @@ FORMED_LIMIT = 8
 L_SWALLOWED = L_FORMED + 1 + 2 * FORMED_LIMIT
 SWALLOWED_LIMIT = 28
 # With one rack tile left after the part: the most that tile can add (ClusterSearch
-# _gain_bound); else 0.
+# _gain_bound); else 0. Then the cluster's shape: its key with each blank's letter left out.
 L_ONE_TILE = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
-LAID_FIELDS = L_ONE_TILE + 1
+L_SHAPE = L_ONE_TILE + 1
+LAID_FIELDS = L_SHAPE + 2
 # A word key is its letters' codes (1-63) in base 64, the last WORD_LOW_LETTERS of them in the
 # low number, the others in the high: key = high << (6 * WORD_LOW_LETTERS) | low.
 WORD_LOW_LETTERS = 10
@@ -342,8 +343,12 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
                 j -= 1
             keys[j + 1] = value
         for i in range(n_keys):
-            number = L_KEY + i // 4
-            laid[p, number] = laid[p, number] * 32768 + keys[i]
+            number = i // 4
+            laid[p, L_KEY + number] = laid[p, L_KEY + number] * 32768 + keys[i]
+            shape = keys[i]
+            if shape & BLANK:
+                shape = shape - shape % 128 + BLANK
+            laid[p, L_SHAPE + number] = laid[p, L_SHAPE + number] * 32768 + shape
         # The zone: the zone before less the part's squares, and the part's zone (the first
         # empty square from each of its tiles in each direction).
         for i in range(n2):

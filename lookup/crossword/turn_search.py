@@ -52,6 +52,7 @@ from lookup.crossword.turn_kernel import (
     L_NEW_ZONE,
     L_NEW_ZONE_SQUARES,
     L_ONE_TILE,
+    L_SHAPE,
     L_SQUARES,
     L_SWALLOWED,
     L_TILES,
@@ -312,7 +313,7 @@ class _Cluster:
             legal: none repeated.
         plays: its parts in an order they can be laid; counts: the rack left.
         shape: its tiles with each blank's letter left out (clusters that differ only there
-            share it).
+            share it): a frozenset, or from the turn kernel a number (its key's kind).
         one_tile: with one rack tile left, _gain_bound over its zone when the turn kernel
             laid it (else None: _last_tiles works it out).
     """
@@ -482,7 +483,7 @@ class ClusterSearch:
                                                              counts, extends)
         (k.occupied, k.used, k.zone, k.zone_squares, k.joins, k.join_squares, gain, formed,
          swallowed) = layout
-        _zone, score_before, words_before, _shape, _occupied, _used = before
+        _zone, score_before, words_before, _occupied, _used = before
         k.score = score_before + gain
         k.words = ()
         k.legal = True
@@ -594,19 +595,17 @@ class ClusterSearch:
 
     def _before(self, group) -> tuple:
         """The tiles of the clusters `group` together as _add takes them: (zone, score,
-        words, shape, occupied, used).
+        words, occupied, used).
         """
         zone = score = occupied = used = 0
         words = ()
-        shape = frozenset()
         for k in group:
             zone |= k.zone
             score += k.score
             words += k.words
-            shape |= k.shape
             occupied |= k.occupied
             used += k.used
-        return zone, score, words, shape, occupied, used
+        return zone, score, words, occupied, used
 
     def _parts(self, group: list, counts: tuple, across: list, down: list,
                extends: bool) -> list:
@@ -639,8 +638,7 @@ class ClusterSearch:
         call, so that only the new clusters are made here.
         """
         s = self.search
-        zone_before, score_before, words_before, shape_before, occupied_before, used_before = (
-            before)
+        zone_before, score_before, words_before, occupied_before, used_before = before
         found = []
         zone_squares = group[0].zone_squares if len(group) == 1 else _mask_squares(zone_before)
         brief, row_of, play_of = self.cover.lay(s.cells, base, counts, across, down,
@@ -665,8 +663,7 @@ class ClusterSearch:
             new = tuple(zip(row[L_SQUARES:L_SQUARES + tiles], row[L_CODES:L_CODES + tiles]))
             k = _Cluster()
             k.tiles = base + new
-            k.shape = shape_before.union([(square, BLANK if code & BLANK else code)
-                                          for square, code in new])
+            k.shape = row[L_SHAPE] << 60 | row[L_SHAPE + 1]
             occupied = occupied_before
             for square, _code in new:
                 occupied |= 1 << square
