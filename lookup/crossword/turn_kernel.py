@@ -136,14 +136,15 @@ def _first_square(out, at, size):
 
 
 def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                   squares, codes, tile_counts, rack, member_squares, no_keys, no_values,
+                   tiles, first, last, size_of, rack, member_squares, no_keys, no_values,
                    out, best_equity, reaching):
     """Which of several boards have a covering play that reaches every member of a join:
-    choice c lays tiles squares[c, :tile_counts[c]] (codes[c, ...]) on `cells`, and
+    choice c (from `first` to `last`) lays the size_of tiles tiles[first_tile + t] ((square,
+    code) rows, the choices one after another from tile 0 at choice `first`) on `cells`, and
     reaching[c] becomes 1 when one of the plays covering_search lists there (the squares
     flagged in `params`, the tiles `rack`) puts a tile on a square flagged in every row of
     `member_squares` (flags by square), or when its plays overflow `out` (so unknown).
-    ClusterSearch's joins call it for every choice of blank letters of a group's clusters at
+    ClusterSearch's joins ask it for every choice of blank letters of a group's clusters at
     once, then lay only the choices that reach.
     """
     size = params[P_SIZE]
@@ -152,9 +153,10 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
     members = member_squares.shape[0]
     every = (1 << members) - 1
     board = cells.copy()
-    for c in range(len(tile_counts)):
-        for t in range(tile_counts[c]):
-            board[squares[c, t]] = codes[c, t]
+    for c in range(first, last):
+        at_tile = (c - first) * size_of
+        for t in range(size_of):
+            board[tiles[at_tile + t, 0]] = tiles[at_tile + t, 1]
         count = covering_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
                                 board, rack, no_keys, no_values, 0.0, ALL_PLAYS, out,
                                 best_equity)
@@ -174,8 +176,8 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
                 square += stride
             if covered == every:
                 reaching[c] = 1
-        for t in range(tile_counts[c]):
-            board[squares[c, t]] = cells[squares[c, t]]
+        for t in range(size_of):
+            board[tiles[at_tile + t, 0]] = cells[tiles[at_tile + t, 0]]
 
 
 # lay_covering's row for one play (laid[p], p its record): whether its new tiles cover a square
@@ -215,12 +217,13 @@ WORD_LOW_LETTERS = 10
 
 
 def joins_reaching_groups(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                          squares, codes, tile_counts, choice_start, racks, flag_start, flagged,
+                          tiles, tile_start, sizes, choice_start, racks, flag_start, flagged,
                           group_members, member_start, member_squares, no_keys, no_values, out,
                           best_equity, reaching):
-    """joins_reaching for many groups in one call. Group g's choices are the rows
-    choice_start[g] to choice_start[g + 1] of squares, codes and tile_counts (and of
-    `reaching`), its rack racks[g], its squares flagged across
+    """joins_reaching for many groups in one call. Group g's choices are choice_start[g] to
+    choice_start[g + 1] (rows of `reaching`), each laying sizes[g] tiles, the first choice's
+    from row tile_start[g] of `tiles` ((square, code) rows), its rack racks[g], its squares
+    flagged across
     flagged[flag_start[2 * g]:flag_start[2 * g + 1]] and down up to flag_start[2 * g + 2], and
     its members are group_members[g] to group_members[g + 1], member m's squares
     member_squares[member_start[m]:member_start[m + 1]].
@@ -238,12 +241,10 @@ def joins_reaching_groups(params, arcs, node_mask, values, letter_mult, word_mul
             m = group_members[g] + j
             for i in range(member_start[m], member_start[m + 1]):
                 flags[j, member_squares[i]] = 1
-        first = choice_start[g]
-        last = choice_start[g + 1]
         joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                       squares[first:last], codes[first:last], tile_counts[first:last],
+                       tiles[tile_start[g]:], choice_start[g], choice_start[g + 1], sizes[g],
                        racks[g], flags[:count], no_keys, no_values, out, best_equity,
-                       reaching[first:last])
+                       reaching)
         for i in range(flag_start[2 * g], flag_start[2 * g + 2]):
             params[PARAMS + flagged[i]] = 0
             params[PARAMS + n2 + flagged[i]] = 0

@@ -916,7 +916,8 @@ class ClusterSearch:
         if not pending:
             return
         reaches = self.cover.reaching_groups(
-            s.cells, [self._reach_request(choices, common) for choices, common in pending])
+            s.cells, [(choices, *self._reach_request(choices, common))
+                      for choices, common in pending])
         for (choices, common), reach in zip(pending, reaches):
             for joined, reached in zip(choices, reach):
                 if reached:
@@ -1163,15 +1164,16 @@ class ClusterSearch:
         `lines` can join: one of the plays _join would lay covers a zone square of each
         member (Cover.reaching, every choice at once; most choices have none).
         """
-        tiles, counts, across, down, members = self._reach_request(groups, lines)
+        counts, across, down, members = self._reach_request(groups, lines)
+        tiles = [[tile for k in group for tile in k.tiles] for group in groups]
         reaches = self.cover.reaching(self.search.cells, tiles, counts, across, down,
                                       [sum(1 << square for square in squares)
                                        for squares in members])
         return [group for group, reach in zip(groups, reaches) if reach]
 
     def _reach_request(self, groups: list, lines: list) -> tuple:
-        """What Cover.reaching asks of choices `groups` along `lines`: (each choice's tiles,
-        the rack left, the squares flagged across and down, each member's join squares).
+        """What Cover.reaching asks of choices `groups` along `lines` besides their tiles:
+        (the rack left, the squares flagged across and down, each member's join squares).
         """
         n = self.size
         # A class's clusters share their squares, tiles used and `joins` (_joins).
@@ -1179,8 +1181,7 @@ class ClusterSearch:
         across = [square for square in first[0].join_squares if square // n in lines]
         down = [square for square in first[0].join_squares if n + square % n in lines]
         counts = self.left_of[sum(k.used for k in first)]
-        tiles = [[tile for k in group for tile in k.tiles] for group in groups]
-        return tiles, counts, across, down, [k.join_squares for k in first]
+        return counts, across, down, [k.join_squares for k in first]
 
     def _join(self, group: list, lines: list) -> None:
         """Add the clusters of parts along `lines` that cover a zone square of every cluster
@@ -1341,9 +1342,9 @@ class Cover:
       (valid until the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
       fresh): turn_kernel.join_groups's rows (as lists) on the position `cells`;
-    - cover.reaching_groups(cells, requests): reaching for many requests (tiles, counts,
-      across, down, members' squares: ClusterSearch._reach_request) at once, a list of
-      flags per request.
+    - cover.reaching_groups(cells, requests): reaching for many requests (choices as lists of
+      clusters, whose `tiles` they lay; counts, across, down, members' squares:
+      ClusterSearch._reach_request) at once, a list of flags per request.
     """
 
     def __init__(self, plays: Callable | None, reaching: Callable | None,
@@ -1468,13 +1469,16 @@ def covering_step(cw, compiled: bool) -> Cover:
     def reaching_groups(cells, requests):
         if position[0] is not cells:
             position[:] = cells, np.array(cells, dtype=np.int64)
-        choice_start, flag_start, group_members, member_start = [0], [0], [0], [0]
-        flagged, member_squares, racks, rows = [], [], [], []
-        longest = 1
-        for tiles, counts, across, down, members in requests:
-            rows += tiles
-            longest = max(longest, max(len(laid) for laid in tiles))
-            choice_start.append(len(rows))
+        choice_start, tile_start, flag_start = [0], [0], [0]
+        group_members, member_start = [0], [0]
+        flagged, member_squares, racks, sizes, laid = [], [], [], [], []
+        for choices, counts, across, down, members in requests:
+            laid.extend(itertools.chain.from_iterable(k.tiles for choice in choices
+                                                      for k in choice))
+            size = sum(len(k.tiles) for k in choices[0])
+            sizes.append(size)
+            choice_start.append(choice_start[-1] + len(choices))
+            tile_start.append(tile_start[-1] + size * len(choices))
             racks.append(counts)
             flagged += across
             flag_start.append(len(flagged))
@@ -1484,13 +1488,10 @@ def covering_step(cw, compiled: bool) -> Cover:
                 member_squares += squares
                 member_start.append(len(member_squares))
             group_members.append(len(member_start) - 1)
-        padded = [[tile for tile in laid] + [(0, 0)] * (longest - len(laid)) for laid in rows]
-        tiles = np.array(padded, dtype=np.int64).reshape(len(rows), longest, 2)
-        reach = np.zeros(len(rows), dtype=np.int64)
+        reach = np.zeros(choice_start[-1], dtype=np.int64)
         reaching_groups_kernel(
-            with_flags, *constants, position[1], np.ascontiguousarray(tiles[:, :, 0]),
-            np.ascontiguousarray(tiles[:, :, 1]),
-            np.array([len(laid) for laid in rows], dtype=np.int64),
+            with_flags, *constants, position[1], np.array(laid, dtype=np.int64),
+            np.array(tile_start, dtype=np.int64), np.array(sizes, dtype=np.int64),
             np.array(choice_start, dtype=np.int64), np.array(racks, dtype=np.int64),
             np.array(flag_start, dtype=np.int64), np.array(flagged, dtype=np.int64),
             np.array(group_members, dtype=np.int64), np.array(member_start, dtype=np.int64),
