@@ -18,7 +18,9 @@
   spread the solver gains over greedy end play (the side to move plays the game out with the
   solver at each of its turns, then greedily, the opponent greedy both times). Goal: 95 %
   solved within 10 s. Each endgame's result is appended to a checkpoint file
-  (EXACT_CHECKPOINT, one JSON line each) and a rerun goes on from there.
+  (EXACT_CHECKPOINT, one JSON line each) and a rerun goes on from there. EXACT_BASELINE names
+  an older solver's checkpoint (its commit in the name, as wordpack-exact-endgames-<commit>.jsonl):
+  the rows then give its figures on the same endgames as their baselines.
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match, ENDGAME_GAMES=0 the solver's
 gain and EXACT_ENDGAMES=0 the exact endgames; each part has its own area, so a skipped part
 keeps its rows in bench/results.md. The long parts print their standing to stderr as they go.
@@ -49,6 +51,7 @@ RECORDED_ONLY = os.environ.get("RECORDED_ONLY") == "1"
 EXACT_SECONDS = 10.0
 EXACT_CHECKPOINT = Path(os.environ.get(
     "EXACT_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-exact-endgames.jsonl"))
+EXACT_BASELINE = os.environ.get("EXACT_BASELINE")
 
 
 class _Solver:
@@ -105,35 +108,71 @@ def exact_endgame_rows(engine) -> list[dict]:
             if index % 50 == 49:
                 print(f"exact endgames: {index + 1}/{len(positions)}", file=sys.stderr,
                       flush=True)
-    return exact_rows(done)
+    baseline = None
+    if EXACT_BASELINE:
+        path = Path(EXACT_BASELINE)
+        records = [json.loads(line) for line in path.read_text().splitlines() if line]
+        baseline = (path.stem.rsplit("-", 1)[-1], records)
+    return exact_rows(done, baseline)
 
 
-def exact_rows(done: list) -> list[dict]:
-    """The batch's rows from its checkpoint records."""
+def _p95(ordered: list) -> float:
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
+def _exact_figures(done: list) -> dict:
+    """Solved share, CPU seconds (sorted), nodes per second and gains of checkpoint records."""
     seconds = sorted(r["seconds"] for r in done)
-    solved = sum(r["exact"] and r["seconds"] <= EXACT_SECONDS for r in done)
-    gains = [r["solver"] - r["greedy"] for r in done]
-    p95 = seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
+    return {"share": sum(r["exact"] and r["seconds"] <= EXACT_SECONDS for r in done) / len(done),
+            "seconds": seconds, "median": statistics.median(seconds),
+            "rate": sum(r["nodes"] for r in done) / sum(seconds),
+            "gains": [r["solver"] - r["greedy"] for r in done]}
+
+
+def exact_rows(done: list, baseline: tuple | None = None) -> list[dict]:
+    """The batch's rows from its checkpoint records; `baseline` (an older solver's name and
+    records) gives each row the older solver's figure on the same endgames.
+    """
+    figures = _exact_figures(done)
+    seconds, gains, share = figures["seconds"], figures["gains"], figures["share"]
+    p95 = _p95(seconds)
     where = (f"{len(done):,} of {EXACT_ENDGAMES:,} endgames as the bag empties in greedy "
              f"self-play (seeds 0, 1, ...), both racks as dealt; {EXACT_SECONDS:g} s of CPU per "
              "solve")
-    share = solved / len(done)
     half = 1.96 * (share * (1 - share) / len(done)) ** 0.5
+    name, old = "", dict.fromkeys(("share", "median", "rate", "gains"))
+    if baseline is not None:
+        label, records = baseline
+        by_index = {r["index"]: r for r in records}
+        if any(r["index"] not in by_index for r in done):
+            raise ValueError(f"the baseline {label} lacks some of the endgames")
+        older = [by_index[r["index"]] for r in done]
+        old = _exact_figures(older)
+        old["gains"] = statistics.mean(old["gains"])
+        old["share"] *= 100
+        both = [(a, b) for a, b in zip(older, done, strict=True) if a["exact"] and b["exact"]]
+        name = f"the solver of {label} on the same endgames"
+        where += (f"; both solvers solved {len(both)}, in {sum(a['seconds'] for a, _ in both):.0f}"
+                  f" s of CPU before, {sum(b['seconds'] for _, b in both):.0f} s now; values "
+                  f"equal on {sum(a['value'] == b['value'] for a, b in both)}")
     return [
         row("lookahead-exact", "exact endgames: solved to the end within 10 s",
-            100 * share, "%", note=f"{where}; 95 % interval {100 * max(0, share - half):.1f}-"
-            f"{100 * min(1, share + half):.1f} %; goal 95 %"),
+            100 * share, "%", name, old["share"],
+            note=f"{where}; 95 % interval {100 * max(0, share - half):.1f}-"
+            f"{100 * min(1, share + half):.1f} %; goal 95 %", higher_is_better=True),
         row("lookahead-exact", "exact endgames: CPU per solve, median",
-            statistics.median(seconds), "s",
-            note=f"p95 {p95:.3g} s, max {seconds[-1]:.3g} s (with the line read back)"),
+            statistics.median(seconds), "s", name, old["median"],
+            note=f"p95 {p95:.3g} s, max {seconds[-1]:.3g} s (with the line read back)"
+            + (f"; before: p95 {_p95(old['seconds']):.3g} s" if baseline is not None else "")),
         row("lookahead-exact", "exact endgames: nodes per second",
-            sum(r["nodes"] for r in done) / sum(seconds), "nodes/s",
-            note="compiled kernel, one core, the line's read-back time counted"),
+            figures["rate"], "nodes/s", name, old["rate"],
+            note="compiled kernel, one core, the line's read-back time counted",
+            higher_is_better=True),
         row("lookahead-exact", "exact endgames: spread gained over greedy end play",
-            statistics.mean(gains), "points",
+            statistics.mean(gains), "points", name, old["gains"],
             note=f"solver better in {sum(g > 0 for g in gains)}, worse in "
             f"{sum(g < 0 for g in gains)} of {len(gains)} (it assumes a best-playing "
-            "opponent; the opponent plays greedily)"),
+            "opponent; the opponent plays greedily)", higher_is_better=True),
     ]
 
 
