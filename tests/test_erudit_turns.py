@@ -144,13 +144,15 @@ def test_the_compiled_cover_and_the_move_generator_find_the_same_turns():
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(number=st.integers(0, 199), size=st.integers(2, 5), blanks=st.integers(0, 2),
-       repeats=st.booleans())
+@given(number=st.integers(0, 199), size=st.integers(2, 6), blanks=st.integers(0, 2),
+       repeats=st.booleans(), top=st.sampled_from([1, 10, 10 ** 6]))
 def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size, blanks,
-                                                                    repeats):
-    # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_covering),
-    # the other in Python (ClusterSearch._add): the same turns, parts and scores, with the
-    # board's words forbidden (word keys in both) or not.
+                                                                    repeats, top):
+    # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_request),
+    # lists the join groups there and leaves out the clusters that cannot reach the best
+    # `top` (ClusterSearch._below); the other does it all in Python (ClusterSearch._add,
+    # _grow): the same turns, parts and scores, with the board's words forbidden (word keys
+    # in both) or not.
     pytest.importorskip("numba")
     cw = fixture_game(GAME)
     position = selfplay_positions(GAME)[number]
@@ -162,7 +164,7 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
     for compiled in (True, False):
         search = cw._turn_search(board, cw.rack_codes(rack, board), played)
         found.append([(move.notation(), move.score) for move in
-                      ClusterSearch(search, covering_step(cw, compiled)).best(10 ** 6)])
+                      ClusterSearch(search, covering_step(cw, compiled)).best(top)])
     assert found[0] == found[1]
 
 

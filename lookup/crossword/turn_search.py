@@ -354,6 +354,9 @@ class ClusterSearch:
     validity aside) leaves the turn, which then uses the whole rack, below the top-th best
     value packed so far (`threshold`; ties kept): so those clusters wait until a packing has
     set it (`_last_tiles`). Every turn those skip scores below `top` turns already found.
+    On the turn kernel (the compiled cover) a cluster that is a turn alone raises the
+    threshold as soon as it is found (`_alone`), and a cluster that leaves at most one tile
+    is not made at all when no turn that holds it can reach the threshold (`_below`).
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
@@ -422,6 +425,12 @@ class ClusterSearch:
         self.grouped = 0
         # self.within as lists for the turn kernel (made when first needed).
         self._within_lists = None
+        # The compiled path: the best values of clusters that are a turn alone (each a
+        # packing), which raise the threshold as they are found; and the best one-tile single
+        # play of each tile (by sub-multiset index), known once the single plays are laid.
+        self.top = 1
+        self.alone: list = []
+        self.best_one = None
         self.bingo = search.bingo if sum(rack) == search.rack_size else 0
 
     def kept(self, m: int) -> list[int]:
@@ -658,6 +667,10 @@ class ClusterSearch:
                     known.plays = plays_before + (play_of(index),)
                 continue
             row = row_of(index)
+            left = self.tile_count[self.full - used]
+            if left < 2 and self.best_one is not None and self._below(
+                    score_before + row[L_GAIN], used, left, row[L_ONE_TILE]):
+                continue
             play = play_of(index)
             tiles = row[L_TILES]
             new = tuple(zip(row[L_SQUARES:L_SQUARES + tiles], row[L_CODES:L_CODES + tiles]))
@@ -669,7 +682,6 @@ class ClusterSearch:
                 occupied |= 1 << square
             k.occupied = occupied
             k.used = used
-            left = self.tile_count[self.full - used]
             if left:
                 zone = (row[L_ZONE] | row[L_ZONE + 1] << ZONE_BITS
                         | row[L_ZONE + 2] << 2 * ZONE_BITS | row[L_ZONE + 3] << 3 * ZONE_BITS)
@@ -707,7 +719,35 @@ class ClusterSearch:
             k.one_tile = row[L_ONE_TILE]
             self.seen[key] = k
             found.append(k)
+            if k.legal:
+                self._alone(k.score + (0 if left else self.bingo) + self.leave[self.full - used])
         return found
+
+    def _alone(self, value: float) -> None:
+        """Count a cluster that is a turn alone, worth `value`: the threshold rises to the
+        top-th best such value (each is a packing).
+        """
+        if len(self.alone) < self.top:
+            heapq.heappush(self.alone, value)
+        elif value > self.alone[0]:
+            heapq.heapreplace(self.alone, value)
+        if len(self.alone) == self.top:
+            self.threshold = max(self.threshold, self.alone[0])
+
+    def _below(self, score: int, used: int, left: int, one_tile: int) -> bool:
+        """Whether every turn that holds a cluster of `score` using sub-multiset `used`, with
+        `left` (0 or 1) tiles left, is worth less than the threshold: the cluster is then the
+        whole turn, or it with its tile kept, or that tile on one more square (at most
+        `one_tile` more, _gain_bound) or as a one-tile play apart (its words hold none of the
+        cluster's: at most the best single play of that tile). _laid_compiled then makes no
+        cluster of it.
+        """
+        if not left:
+            return score + self.bingo + self.leave[0] < self.threshold
+        kept = self.full - used
+        return (score + self.leave[kept] < self.threshold
+                and score + max(one_tile, self.best_one[kept]) + self.bingo + self.leave[0]
+                < self.threshold)
 
     def _laid(self, base: tuple, before: tuple, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
@@ -840,7 +880,12 @@ class ClusterSearch:
 
     def _single_plays(self) -> list:
         every = list(range(self.size * self.size))
-        return self._parts([], self.search.rack, every, every, False)
+        found = self._parts([], self.search.rack, every, every, False)
+        self.best_one = [0] * self.subsets
+        for k in found:
+            if len(k.tiles) == 1:
+                self.best_one[k.used] = max(self.best_one[k.used], k.score)
+        return found
 
     def _joins(self) -> int:
         """Add the clusters a part makes by joining separate clusters (then their
@@ -1226,7 +1271,8 @@ class ClusterSearch:
                      for kept in self.within[m]) for m in range(self.subsets)]
         heap: list[int] = []
         found = []
-        threshold = [minus]
+        # (It starts from the threshold known: no round's packings are fewer or worse.)
+        threshold = [self.threshold]
         check_words = s.played is not None
         within = self.within
 
@@ -1241,7 +1287,7 @@ class ClusterSearch:
                     elif value > heap[0]:
                         heapq.heapreplace(heap, value)
                     if len(heap) == top:
-                        threshold[0] = heap[0]
+                        threshold[0] = max(threshold[0], heap[0])
             for x in within[m]:
                 if x < first or not x or not groups[x]:
                     continue
@@ -1272,6 +1318,7 @@ class ClusterSearch:
         """
         self.seen = {}
         self.tried = set()
+        self.top = top
         self._extend(self._single_plays())
         while True:
             packed = self._packings(top)
