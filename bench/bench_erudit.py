@@ -22,8 +22,12 @@ on the first 20 / 14 / 6 of these positions; ClusterSearch's first version (comm
 before the one-tile bound, the tighter join reach and the join groups of blank classes)
 median 13 ms / 157 ms / 2.4 s and p95 75 ms / 2.8 s / 45 s on these 40; at commit 416ed08 (the
 one-tile bound, the tighter join reach and the join groups of blank classes, measured under a
-load average of 3-5) median 13.7 ms / 150 ms / 1.47 s and p95 58 ms / 1.51 s / 11.7 s (BEFORE, in
-the notes).
+load average of 3-5) median 13.7 ms / 150 ms / 1.47 s and p95 58 ms / 1.51 s / 11.7 s; at
+commit c2cd00a (clusters laid and joins listed in Python, the covering search compiled)
+median 15.3 ms / 119 ms / 1.30 s and p95 57 ms / 1.29 s / 8.5 s (BEFORE, in the notes). Since,
+the turn kernel lays the parts, lists the join groups and screens their choices, and the
+search makes no cluster that leaves at most one tile and cannot reach the best turns found
+(ClusterSearch._below): "clusters listed" counts the clusters made.
 """
 
 import os
@@ -47,11 +51,11 @@ BLANKS = (0, 1, 2)
 BUDGET = 0.1  # seconds
 TOP = 10
 OPENING = "облмеоб"
-# The rows at commit 416ed08: (median, p95) in ms by blank count, of the full search and of
+# The rows at commit c2cd00a: (median, p95) in ms by blank count, of the full search and of
 # moves(top=TOP).
-BEFORE_COMMIT = "416ed08"
-BEFORE = {0: (13.66, 58.26), 1: (150, 1508), 2: (1471, 11650)}
-BEFORE_TOP = {0: (14.40, 63.06), 1: (148, 1663), 2: (1443, 13280)}
+BEFORE_COMMIT = "c2cd00a"
+BEFORE = {0: (15.26, 56.64), 1: (119, 1292), 2: (1304, 8506)}
+BEFORE_TOP = {0: (14.49, 68.82), 1: (118, 1336), 2: (1385, 10647)}
 
 row = partial(common.row, "erudit")
 
