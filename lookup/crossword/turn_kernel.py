@@ -211,6 +211,7 @@ SWALLOWED_LIMIT = 28
 L_ONE_TILE = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
 L_SHAPE = L_ONE_TILE + 1
 LAID_FIELDS = L_SHAPE + 2
+BRIEF_FIELDS = 7
 # A word key is its letters' codes (1-63) in base 64, the last WORD_LOW_LETTERS of them in the
 # low number, the others in the high: key = high << (6 * WORD_LOW_LETTERS) | low.
 WORD_LOW_LETTERS = 10
@@ -492,7 +493,8 @@ def lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, 
     (`request`, each list after its length): the rack left, the squares flagged across, those
     flagged down, the zone before, the members (each its squares), and the tiles before the
     part as (square, code) pairs. Then brief[i] = (record, kept, tiles used, key high, key
-    low) of the i-th play in rank order (the fields every play needs; laid[record] has all).
+    low, gain, one-tile bound) of the i-th play in rank order (BRIEF_FIELDS: what ClusterSearch
+    reads of every play; laid[record] has all).
 
     Returns lay_covering's count (the flags set here are cleared before it returns).
     """
@@ -547,6 +549,8 @@ def lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, 
             brief[i, 2] = laid[p, L_USED]
             brief[i, 3] = laid[p, L_KEY]
             brief[i, 4] = laid[p, L_KEY + 1]
+            brief[i, 5] = laid[p, L_GAIN]
+            brief[i, 6] = laid[p, L_ONE_TILE]
     return count
 
 

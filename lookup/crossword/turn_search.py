@@ -48,10 +48,8 @@ from lookup.crossword.turn_kernel import (
     GROUP_FIELDS,
     L_CODES,
     L_FORMED,
-    L_GAIN,
     L_NEW_ZONE,
     L_NEW_ZONE_SQUARES,
-    L_ONE_TILE,
     L_SHAPE,
     L_SQUARES,
     L_SWALLOWED,
@@ -653,7 +651,7 @@ class ClusterSearch:
         brief, row_of, play_of = self.cover.lay(s.cells, base, counts, across, down,
                                                 zone_squares, [k.join_squares for k in members],
                                                 self.stride_codes)
-        for count, (index, kept, used, key_high, key_low) in enumerate(brief):
+        for count, (index, kept, used, key_high, key_low, gain, one_tile) in enumerate(brief):
             if count & 63 == 63 and self._late():
                 break
             if not kept:
@@ -666,11 +664,11 @@ class ClusterSearch:
                 if used == self.full and len(plays_before) + 1 < len(known.plays):
                     known.plays = plays_before + (play_of(index),)
                 continue
-            row = row_of(index)
             left = self.tile_count[self.full - used]
             if left < 2 and self.best_one is not None and self._below(
-                    score_before + row[L_GAIN], used, left, row[L_ONE_TILE]):
+                    score_before + gain, used, left, one_tile):
                 continue
+            row = row_of(index)
             play = play_of(index)
             tiles = row[L_TILES]
             new = tuple(zip(row[L_SQUARES:L_SQUARES + tiles], row[L_CODES:L_CODES + tiles]))
@@ -699,7 +697,7 @@ class ClusterSearch:
                            | row[L_NEW_ZONE + 3] << 3 * ZONE_BITS)
                 k.join_squares = row[L_NEW_ZONE_SQUARES + 1:
                                      L_NEW_ZONE_SQUARES + 1 + row[L_NEW_ZONE_SQUARES]]
-            k.score = score_before + row[L_GAIN]
+            k.score = score_before + gain
             k.words = ()
             k.legal = True
             if self.played is not None:
@@ -716,7 +714,7 @@ class ClusterSearch:
                 k.legal = len(set(words)) == len(words) and self.played.isdisjoint(words)
             k.plays = plays_before + (play,)
             k.counts = self.left_of[used]
-            k.one_tile = row[L_ONE_TILE]
+            k.one_tile = one_tile
             self.seen[key] = k
             found.append(k)
             if k.legal:
@@ -745,9 +743,10 @@ class ClusterSearch:
         if not left:
             return score + self.bingo + self.leave[0] < self.threshold
         kept = self.full - used
+        apart = self.best_one[kept]
         return (score + self.leave[kept] < self.threshold
-                and score + max(one_tile, self.best_one[kept]) + self.bingo + self.leave[0]
-                < self.threshold)
+                and score + (one_tile if one_tile > apart else apart) + self.bingo
+                + self.leave[0] < self.threshold)
 
     def _laid(self, base: tuple, before: tuple, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
@@ -1384,9 +1383,9 @@ class Cover:
       `cells` with `tiles` laid, each laid as the next part of a cluster of `tiles` whose zone
       is the squares `zone` (turn_kernel.lay_request; kept when it covers one of the squares
       of every list of `members`; `strides`: ClusterSearch.stride_codes), as (brief, row_of,
-      play_of): brief lists [index, kept, tiles used, key high, key low] in the order cover
-      lists the plays, row_of(index) is the play's laid row and play_of(index) the play
-      (valid until the next call);
+      play_of): brief lists [index, kept, tiles used, key high, key low, gain, one-tile
+      bound] in the order cover lists the plays, row_of(index) is the play's laid row and
+      play_of(index) the play (valid until the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
       fresh): turn_kernel.join_groups's rows (as lists) on the position `cells`;
     - cover.reaching_groups(cells, requests): reaching for many requests (choices as lists of
@@ -1471,7 +1470,7 @@ def covering_step(cw, compiled: bool) -> Cover:
     lay_kernel = kernel["lay_request"]
     laid_room = [np.zeros((512, turn_kernel.LAID_FIELDS), dtype=np.int64)]
     ranked_room = [np.zeros(512, dtype=np.int64)]
-    brief_room = [np.zeros((512, 5), dtype=np.int64)]
+    brief_room = [np.zeros((512, turn_kernel.BRIEF_FIELDS), dtype=np.int64)]
     # The position's cells as an array, converted again only for another position's list.
     position = [None, None]
 
@@ -1498,7 +1497,7 @@ def covering_step(cw, compiled: bool) -> Cover:
             if count > len(laid):
                 laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
                 ranked_room[0] = np.zeros(count, dtype=np.int64)
-                brief_room[0] = np.zeros((count, 5), dtype=np.int64)
+                brief_room[0] = np.zeros((count, turn_kernel.BRIEF_FIELDS), dtype=np.int64)
 
         def row_of(index):
             return laid[index].tolist()
