@@ -62,6 +62,8 @@ from lookup.crossword.turn_kernel import (
 from lookup.errors import BadInput
 
 METHODS = ("greedy", "full")
+# Join groups whose choices one turn-kernel call screens (ClusterSearch._join_groups_compiled).
+REACHING_BATCH = 256
 _DIRECTIONS = ("H", "V")
 
 # The step: every single-line play of (cells, rack counts), cells the board in lexicon codes
@@ -957,17 +959,20 @@ class ClusterSearch:
                 pending.append((choices, common))
             if len(pending) & 255 == 255 and self._late():
                 return
-        if not pending:
-            return
-        reaches = self.cover.reaching_groups(
-            s.cells, [(choices, *self._reach_request(choices, common))
-                      for choices, common in pending])
-        for (choices, common), reach in zip(pending, reaches):
-            for joined, reached in zip(choices, reach):
-                if reached:
-                    if self._late():
-                        return
-                    self._join(joined, common)
+        # (In batches, so that a time budget is looked at between them.)
+        for first in range(0, len(pending), REACHING_BATCH):
+            batch = pending[first:first + REACHING_BATCH]
+            reaches = self.cover.reaching_groups(
+                s.cells, [(choices, *self._reach_request(choices, common))
+                          for choices, common in batch])
+            for (choices, common), reach in zip(batch, reaches):
+                for joined, reached in zip(choices, reach):
+                    if reached:
+                        if self._late():
+                            return
+                        self._join(joined, common)
+            if self._late():
+                return
 
     def _join_groups(self) -> None:
         """Try every group of separate classes a part may join (_grow), in Python."""
