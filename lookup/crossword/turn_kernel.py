@@ -28,7 +28,7 @@ import types
 import numpy as np
 
 from lookup.crossword import engine_kernel
-from lookup.crossword.board import BLANK, LETTER_MASK
+from lookup.crossword.board import BLANK, LETTER_MASK, run_bounds
 from lookup.crossword.engine_kernel import (
     _CODES,
     _F_AFTER,
@@ -401,14 +401,7 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
             step = 1 if orientation == 0 else size
             for t in range(tiles):
                 square = laid[p, L_SQUARES + t]
-                line_first = square % size if step == size else square - square % size
-                line_last = line_first + step * (size - 1)
-                first = square
-                while first != line_first and board[first - step]:
-                    first -= step
-                last = square
-                while last != line_last and board[last + step]:
-                    last += step
+                first, last = run_bounds(board, size, square, step)
                 if first == last:
                     continue
                 # Each run once: from the first of the part's tiles on it.
@@ -565,14 +558,7 @@ def _one_tile_gain(board, fresh, placed, laid, p, size, values, letter_mult, wor
         gain = 0
         for orientation in range(2):
             step = 1 if orientation == 0 else size
-            low = q % size if step == size else q - q % size
-            high = low + step * (size - 1)
-            first = q
-            while first != low and board[first - step]:
-                first -= step
-            last = q
-            while last != high and board[last + step]:
-                last += step
+            first, last = run_bounds(board, size, q, step)
             if first == last:
                 continue
             word = best_value * letter_mult[q]
@@ -906,8 +892,8 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 
 
 # Compiled by engine_numba.compiled_extension, callees first.
-TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "_first_square",
-                         "joins_reaching", "joins_reaching_groups", "_word_into",
-                         "_one_tile_gain", "_rank_records", "lay_covering", "lay_request",
-                         "_set_bit", "_has_bit", "_near_into", "_take", "_separate",
-                         "_candidates", "join_groups")
+TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "run_bounds",
+                         "_first_square", "joins_reaching", "joins_reaching_groups",
+                         "_word_into", "_one_tile_gain", "_rank_records", "lay_covering",
+                         "lay_request", "_set_bit", "_has_bit", "_near_into", "_take",
+                         "_separate", "_candidates", "join_groups")
