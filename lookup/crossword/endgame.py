@@ -485,7 +485,9 @@ class _Workspace:
     move-list cache and arena, the frames and the working buffers.
 
     Sizes (compiled / CPython): table 2^20 / 2^12 slots, cache 2^19 / 2^10 lists, arena
-    2^22 / 2^14 moves (~130, 20 and 300 MB compiled, pages taken as they are first written);
+    2^22 / 2^14 moves (~130, 20 and 300 MB compiled, pages taken as they are first written:
+    the process's first search of some thousand nodes takes ~1 s more, the table's and the
+    cache's pages written at random);
     a records buffer or arena that proves too small grows. A search to the end of the game
     lists nearly every node's plays, and a list kept serves every later visit of its board and
     rack: the cache and arena of 2^17 lists and 2^20 moves took 2.1x the lists and 1.9x the
