@@ -131,7 +131,8 @@ def _exact_figures(done: list) -> dict:
 
 def exact_rows(done: list, baseline: tuple | None = None) -> list[dict]:
     """The batch's rows from its checkpoint records; `baseline` (an older solver's name and
-    records) gives each row the older solver's figure on the same endgames.
+    records) gives each row the older solver's figure on the endgames it solved too, with
+    this solver's on those same endgames in the note when the batch has gone further.
     """
     figures = _exact_figures(done)
     seconds, gains, share = figures["seconds"], figures["gains"], figures["share"]
@@ -144,14 +145,18 @@ def exact_rows(done: list, baseline: tuple | None = None) -> list[dict]:
     if baseline is not None:
         label, records = baseline
         by_index = {r["index"]: r for r in records}
-        if any(r["index"] not in by_index for r in done):
-            raise ValueError(f"the baseline {label} lacks some of the endgames")
-        older = [by_index[r["index"]] for r in done]
+        common = [r for r in done if r["index"] in by_index]
+        older = [by_index[r["index"]] for r in common]
         old = _exact_figures(older)
         old["gains"] = statistics.mean(old["gains"])
         old["share"] *= 100
-        both = [(a, b) for a, b in zip(older, done, strict=True) if a["exact"] and b["exact"]]
-        name = f"the solver of {label} on the same endgames"
+        both = [(a, b) for a, b in zip(older, common, strict=True) if a["exact"] and b["exact"]]
+        name = f"the solver of {label} on the first {len(common):,} endgames"
+        if len(common) < len(done):
+            now = _exact_figures(common)
+            where += (f"; on those {len(common):,}: {100 * now['share']:.1f} % solved, median "
+                      f"{now['median']:.3g} s, {now['rate']:,.0f} nodes/s, gain "
+                      f"{statistics.mean(now['gains']):.2f}")
         where += (f"; both solvers solved {len(both)}, in {sum(a['seconds'] for a, _ in both):.0f}"
                   f" s of CPU before, {sum(b['seconds'] for _, b in both):.0f} s now; values "
                   f"equal on {sum(a['value'] == b['value'] for a, b in both)}")
