@@ -11,6 +11,9 @@
   to a checkpoint file (MATCH_CHECKPOINT) and a rerun with the same seed and budget goes on
   from there (more SIM_PAIRS extends the match). Goal: at least 60 % wins (macondo's
   simulating bot: 63.4 % of 2,126 games against its leave bot, +16.3 points per game).
+  Then the same match on each of the other games (OTHER_GAMES) over OTHER_PAIRS pairs, with
+  the same budget, each with its own checkpoint (MATCH_CHECKPOINT's name with the game's
+  after it); a game no pair of which is recorded gets no row. Goal: at least 57 % each.
 - Exact endgames (EXACT_ENDGAMES, 2,000): the positions as the bag empties in greedy self-play,
   both racks as dealt (up to 7 tiles each), each solved with EXACT_SECONDS (10 s of CPU) for
   the search (lookup/crossword/endgame.py KernelSearch, compiled): the fraction solved to the
@@ -42,6 +45,8 @@ ENDGAME_GAMES = int(os.environ.get("ENDGAME_GAMES", "2000"))
 SIM_PAIRS = int(os.environ.get("SIM_PAIRS", "1000"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
 SIM_SECONDS = float(os.environ.get("SIM_SECONDS", "0"))
+OTHER_GAMES = ("wordfeud-en", "wordfeud-nl", "erudit-ru")
+OTHER_PAIRS = int(os.environ.get("OTHER_SIM_PAIRS", "300"))
 MATCH_CHECKPOINT = Path(os.environ.get(
     "MATCH_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-sim-match.jsonl"))
 EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
@@ -270,7 +275,14 @@ def sim_match_rows() -> list[dict]:
         return []
     budget = {"seconds": SIM_SECONDS, "iterations": None} if SIM_SECONDS else {}
     result, seconds = checkpointed_match(GAME, SIM_PAIRS, SEED, budget, MATCH_CHECKPOINT)
-    return [match_row(GAME, result, seconds, SIM_PAIRS, SEED, sim_options(budget))]
+    rows = [match_row(GAME, result, seconds, SIM_PAIRS, SEED, sim_options(budget))]
+    for game in OTHER_GAMES if OTHER_PAIRS else ():
+        path = MATCH_CHECKPOINT.with_name(f"{MATCH_CHECKPOINT.stem}-{game}.jsonl")
+        result, seconds = checkpointed_match(game, OTHER_PAIRS, SEED, budget, path)
+        if result.pair_shares:
+            rows.append(match_row(game, result, seconds, OTHER_PAIRS, SEED,
+                                  sim_options(budget)))
+    return rows
 
 
 def run() -> list[dict]:
