@@ -882,10 +882,11 @@ class ClusterSearch:
     def _single_plays(self) -> list:
         every = list(range(self.size * self.size))
         found = self._parts([], self.search.rack, every, every, False)
-        self.best_one = [0] * self.subsets
-        for k in found:
-            if len(k.tiles) == 1:
-                self.best_one[k.used] = max(self.best_one[k.used], k.score)
+        if self.cover.lay is not None:  # (for _below)
+            self.best_one = [0] * self.subsets
+            for k in found:
+                if len(k.tiles) == 1:
+                    self.best_one[k.used] = max(self.best_one[k.used], k.score)
         return found
 
     def _joins(self) -> int:
