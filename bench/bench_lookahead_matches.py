@@ -24,8 +24,9 @@
   (EXACT_CHECKPOINT, one JSON line each) and a rerun goes on from there. EXACT_BASELINE names
   an older solver's checkpoint (its commit in the name, as wordpack-exact-endgames-<commit>.jsonl):
   the rows then give its figures on the same endgames as their baselines.
-The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the match, ENDGAME_GAMES=0 the solver's
-gain and EXACT_ENDGAMES=0 the exact endgames; each part has its own area, so a skipped part
+The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
+the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
+each part has its own area (the other games' matches "lookahead-games"), so a skipped part
 keeps its rows in bench/results.md. The long parts print their standing to stderr as they go.
 """
 
@@ -254,11 +255,12 @@ def checkpointed_match(game: str, pairs: int, seed: int, sim_budget: dict, path:
     return total, seconds
 
 
-def match_row(game: str, result, seconds: float, pairs: int, seed: int, budget: dict) -> dict:
+def match_row(game: str, result, seconds: float, pairs: int, seed: int, budget: dict,
+              area: str = "lookahead-matches") -> dict:
     """The row of a sim-vs-equity match, finished or not, with its budget and interval."""
     low, high = result.interval()
     played = len(result.pair_shares)
-    return row("lookahead-matches", f"{game}: sim vs equity, win rate",
+    return row(area, f"{game}: sim vs equity, win rate",
                100 * result.win_rate(), "%",
                note=f"{played:,} of {pairs:,} mirrored pairs, seed {seed}: W/D/L {result.wins}/"
                f"{result.draws}/{result.losses}, 95 % interval {100 * low:.1f}-"
@@ -271,17 +273,17 @@ def match_row(game: str, result, seconds: float, pairs: int, seed: int, budget: 
 def sim_match_rows() -> list[dict]:
     from lookup.play.match import sim_options
 
-    if not SIM_PAIRS:
-        return []
     budget = {"seconds": SIM_SECONDS, "iterations": None} if SIM_SECONDS else {}
-    result, seconds = checkpointed_match(GAME, SIM_PAIRS, SEED, budget, MATCH_CHECKPOINT)
-    rows = [match_row(GAME, result, seconds, SIM_PAIRS, SEED, sim_options(budget))]
+    rows = []
+    if SIM_PAIRS:
+        result, seconds = checkpointed_match(GAME, SIM_PAIRS, SEED, budget, MATCH_CHECKPOINT)
+        rows.append(match_row(GAME, result, seconds, SIM_PAIRS, SEED, sim_options(budget)))
     for game in OTHER_GAMES if OTHER_PAIRS else ():
         path = MATCH_CHECKPOINT.with_name(f"{MATCH_CHECKPOINT.stem}-{game}.jsonl")
         result, seconds = checkpointed_match(game, OTHER_PAIRS, SEED, budget, path)
         if result.pair_shares:
             rows.append(match_row(game, result, seconds, OTHER_PAIRS, SEED,
-                                  sim_options(budget)))
+                                  sim_options(budget), "lookahead-games"))
     return rows
 
 
