@@ -18,9 +18,11 @@ tests hold it to), so that ClusterSearch makes only the clusters it has not seen
 `join_groups` lists the groups of clusters a part may join, as ClusterSearch._grow walks them
 in Python (the reference the tests hold it to).
 
-One source for CPython and numba, like the engine's kernel: lookup/crossword/engine_numba.py
-compiled_extension compiles TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's
-`setup` replaces the kernel's there too, since it is compiled after `board_setup`).
+Written like the engine's kernel: lookup/crossword/engine_numba.py compiled_extension compiles
+TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's `setup` replaces the kernel's
+there too, since it is compiled after `board_setup`). ClusterSearch runs them compiled only
+(the functions after `covering_search` take numpy arrays and numba's integers); without numba
+it lays and joins clusters in Python, the reference the tests hold these to.
 """
 
 import types
