@@ -11,7 +11,9 @@ over squares that are not anchors, and generates each play from the leftmost anc
 each once, with the engine's scores and records. Every square next to a tile is an anchor, so
 flagging the squares a part must cover loses no play that covers one of them. `joins_reaching`
 runs it on many boards in one call, to tell which of a join's choices of blank letters have a
-play at all (ClusterSearch tries thousands, and one in a thousand has). `lay_covering` lists
+play at all (ClusterSearch tries thousands, and one in a hundred has); `join_choices` lists
+the choices of many groups (one cluster of each member class, those not tried before) and
+keeps those that reach. `lay_covering` lists
 the plays and lays each as the next part of a cluster in the same call: its new tiles, the
 cluster's key, score, zone and words (ClusterSearch's `_add` and `_layout` in Python, which the
 tests hold it to), so that ClusterSearch makes only the clusters it has not seen.
@@ -219,41 +221,184 @@ BRIEF_FIELDS = 7
 WORD_LOW_LETTERS = 10
 
 
-def joins_reaching_groups(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                          tiles, tile_start, sizes, choice_start, racks, flag_start, flagged,
-                          group_members, member_start, member_squares, no_keys, no_values, out,
-                          best_equity, reaching):
-    """joins_reaching for many groups in one call. Group g's choices are choice_start[g] to
-    choice_start[g + 1] (rows of `reaching`), each laying sizes[g] tiles, the first choice's
-    from row tile_start[g] of `tiles` ((square, code) rows), its rack racks[g], its squares
-    flagged across
-    flagged[flag_start[2 * g]:flag_start[2 * g + 1]] and down up to flag_start[2 * g + 2], and
-    its members are group_members[g] to group_members[g + 1], member m's squares
-    member_squares[member_start[m]:member_start[m + 1]].
+def _tried_insert(tried, key):
+    """Add `key` (TRIED_WORDS numbers) to the open-addressing table `tried` (rows; a power of
+    two of them); whether it was not there before.
+    """
+    mask = tried.shape[0] - 1
+    h = 0
+    for w in range(TRIED_WORDS):
+        h = h * 1000003 ^ key[w]
+    slot = h & mask
+    while tried[slot, 0] != TRIED_EMPTY:
+        same = True
+        for w in range(TRIED_WORDS):
+            if tried[slot, w] != key[w]:
+                same = False
+                break
+        if same:
+            return False
+        slot = (slot + 1) & mask
+    for w in range(TRIED_WORDS):
+        tried[slot, w] = key[w]
+    return True
+
+
+def tried_grow(tried, larger):
+    """Move the choices of table `tried` into the empty table `larger` (join_choices)."""
+    for slot in range(tried.shape[0]):
+        if tried[slot, 0] != TRIED_EMPTY:
+            _tried_insert(larger, tried[slot])
+
+
+def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, groups,
+                 first_group, last_group, used, join_start, joins, variant_start, variants,
+                 tile_start, tiles, scores, tile_count, full, left_of, threshold, extra, tried,
+                 tried_count, no_keys, no_values, out, best_equity, found, found_count):
+    """ClusterSearch's choices of the groups first_group..last_group-1 of `groups` (join_groups
+    rows) that a part can join, as rows of `found` (FOUND_FIELDS): for each group in order,
+    each choice of one cluster of every member class (the last member's varying fastest) not
+    in the table `tried` (added now), kept when one of the plays a join would lay covers a
+    join square of every member (joins_reaching).
+
+    Class c uses sub-multiset used[c], has the join squares joins[join_start[c]:join_start[c +
+    1]] and the clusters variants[variant_start[c]:variant_start[c + 1]] (indexes of the
+    clusters that may be members), the first scoring scores[c]; cluster i's tiles are the
+    (square, code) rows tiles[tile_start[i]:tile_start[i + 1]]; left_of[m] the rack left
+    after sub-multiset m. A group that leaves one tile is skipped when even the best one tile
+    on a square of every member's joins (_one_tile_gain) cannot bring its score + `extra`
+    (the bingo and the worth of an empty leave) to `threshold`
+    (ClusterSearch._one_tile_join_reaches).
+
+    Returns the index of the first group not done: last_group, or earlier when the next
+    group's choices could fill `tried` past half or overflow `found` (the caller makes room
+    and goes on from there). tried_count[0] and found_count[0] count the rows used.
     """
     size = params[P_SIZE]
     n2 = size * size
+    board = cells.copy()
+    fresh = int_array(n2)
+    common = int_array(n2)
+    squares = int_array(n2)
     flags = np.zeros((MAX_MEMBERS, n2), np.int64)
-    for g in range(len(racks)):
-        for i in range(flag_start[2 * g], flag_start[2 * g + 1]):
-            params[PARAMS + flagged[i]] = 1
-        for i in range(flag_start[2 * g + 1], flag_start[2 * g + 2]):
-            params[PARAMS + n2 + flagged[i]] = 1
-        count = group_members[g + 1] - group_members[g]
-        for j in range(count):
-            m = group_members[g] + j
-            for i in range(member_start[m], member_start[m + 1]):
-                flags[j, member_squares[i]] = 1
+    index = int_array(MAX_MEMBERS)
+    chosen = int_array(MAX_MEMBERS)
+    key = int_array(TRIED_WORDS)
+    for g in range(first_group, last_group):
+        members = groups[g, G_COUNT]
+        total = 1
+        group_used = 0
+        size_of = 0
+        for j in range(members):
+            c = groups[g, G_MEMBERS + j]
+            total *= variant_start[c + 1] - variant_start[c]
+            group_used += used[c]
+            first = variants[variant_start[c]]
+            size_of += tile_start[first + 1] - tile_start[first]
+        if (2 * (tried_count[0] + total) > tried.shape[0]
+                or found_count[0] + total > found.shape[0]):
+            return g
+        rack = left_of[group_used]
+        if groups[g, G_AFTER] < 2:
+            # The members' first clusters laid (a blank's letter changes no value).
+            score = 0
+            for j in range(members):
+                c = groups[g, G_MEMBERS + j]
+                score += scores[c]
+                for i in range(join_start[c], join_start[c + 1]):
+                    common[joins[i]] += 1
+                first = variants[variant_start[c]]
+                for t in range(tile_start[first], tile_start[first + 1]):
+                    board[tiles[t, 0]] = tiles[t, 1]
+                    fresh[tiles[t, 0]] = 1
+            count = 0
+            for i in range(n2):
+                if common[i] == members:
+                    squares[count] = i
+                    count += 1
+                common[i] = 0
+            best_value = 0
+            for code in range(1, len(rack)):
+                if rack[code] and values[code] > best_value:
+                    best_value = values[code]
+            reaches = count > 0 and score + _one_tile_gain(
+                board, fresh, fresh, squares, 0, count, size, values, letter_mult, word_mult,
+                best_value) + extra >= threshold
+            for i in range(n2):
+                board[i] = cells[i]
+                fresh[i] = 0
+            if not reaches:
+                continue
+        # The choices not tried, their tiles one after another.
+        laid = np.zeros((total * size_of, 2), np.int64)
+        ids = np.zeros((total, MAX_MEMBERS), np.int64)
+        new = 0
+        for j in range(members):
+            index[j] = 0
+        for _ in range(total):
+            for j in range(members):
+                c = groups[g, G_MEMBERS + j]
+                chosen[j] = variants[variant_start[c] + index[j]]
+            for w in range(TRIED_WORDS):
+                key[w] = 0
+            for j in range(members):
+                # Sorted into key: insertion sort on the members' indexes.
+                value = chosen[j]
+                rank = 0
+                for other in range(members):
+                    if chosen[other] < value:
+                        rank += 1
+                key[rank // 2] |= value << (TRIED_SHIFT * (rank % 2))
+            if _tried_insert(tried, key):
+                tried_count[0] += 1
+                at = new * size_of
+                for j in range(members):
+                    ids[new, j] = chosen[j]
+                    for t in range(tile_start[chosen[j]], tile_start[chosen[j] + 1]):
+                        laid[at, 0] = tiles[t, 0]
+                        laid[at, 1] = tiles[t, 1]
+                        at += 1
+                new += 1
+            j = members - 1
+            while j >= 0:
+                c = groups[g, G_MEMBERS + j]
+                index[j] += 1
+                if index[j] < variant_start[c + 1] - variant_start[c]:
+                    break
+                index[j] = 0
+                j -= 1
+        if not new:
+            continue
+        # The part's squares: the first member's join squares on the group's lines.
+        lines = groups[g, G_LINES]
+        c = groups[g, G_MEMBERS]
+        for i in range(join_start[c], join_start[c + 1]):
+            square = joins[i]
+            if lines >> (square // size) & 1:
+                params[PARAMS + square] = 1
+            if lines >> (size + square % size) & 1:
+                params[PARAMS + n2 + square] = 1
+        for j in range(members):
+            c = groups[g, G_MEMBERS + j]
+            for i in range(join_start[c], join_start[c + 1]):
+                flags[j, joins[i]] = 1
+        reaching = int_array(new)
         joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                       tiles[tile_start[g]:], choice_start[g], choice_start[g + 1], sizes[g],
-                       racks[g], flags[:count], no_keys, no_values, out, best_equity,
-                       reaching)
-        for i in range(flag_start[2 * g], flag_start[2 * g + 2]):
-            params[PARAMS + flagged[i]] = 0
-            params[PARAMS + n2 + flagged[i]] = 0
-        for j in range(count):
+                       laid, 0, new, size_of, rack, flags[:members], no_keys, no_values, out,
+                       best_equity, reaching)
+        for i in range(PARAMS, PARAMS + 2 * n2):
+            params[i] = 0
+        for j in range(members):
             for i in range(n2):
                 flags[j, i] = 0
+        for choice in range(new):
+            if reaching[choice]:
+                row = found_count[0]
+                found[row, 0] = g
+                for j in range(members):
+                    found[row, 1 + j] = ids[choice, j]
+                found_count[0] += 1
+    return last_group
 
 
 def _word_into(laid, p, at, board, first, last, step):
@@ -473,8 +618,10 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
             if remaining and code and values[code] > best_value:
                 best_value = values[code]
         if left == 1:
-            laid[p, L_ONE_TILE] = _one_tile_gain(board, fresh, placed, laid, p, size,
-                                                 values, letter_mult, word_mult, best_value)
+            first = L_ZONE_SQUARES + 1
+            laid[p, L_ONE_TILE] = _one_tile_gain(board, fresh, placed, laid[p], first,
+                                                 first + laid[p, L_ZONE_SQUARES], size, values,
+                                                 letter_mult, word_mult, best_value)
         for t in range(tiles):
             board[laid[p, L_SQUARES + t]] = cells[laid[p, L_SQUARES + t]]
             placed[laid[p, L_SQUARES + t]] = 0
@@ -549,14 +696,14 @@ def lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, 
     return count
 
 
-def _one_tile_gain(board, fresh, placed, laid, p, size, values, letter_mult, word_mult,
-                   best_value):
-    """ClusterSearch._gain_bound of the cluster of laid[p] (its tiles: `fresh` and `placed`
-    on `board`) over its zone squares, one tile of `best_value` left.
+def _one_tile_gain(board, fresh, placed, squares, start, stop, size, values, letter_mult,
+                   word_mult, best_value):
+    """ClusterSearch._gain_bound of the new tiles flagged in `fresh` or `placed` (on `board`)
+    over squares[start:stop], one tile of `best_value` left.
     """
     best = 0
-    for z in range(laid[p, L_ZONE_SQUARES]):
-        q = laid[p, L_ZONE_SQUARES + 1 + z]
+    for z in range(start, stop):
+        q = squares[z]
         gain = 0
         for orientation in range(2):
             step = 1 if orientation == 0 else size
@@ -637,6 +784,13 @@ G_MEMBERS = 1
 G_AFTER = G_MEMBERS + MAX_MEMBERS
 G_LINES = G_AFTER + 1
 GROUP_FIELDS = G_LINES + 1
+# join_choices's table of the choices tried (across rounds): a row per slot, a choice's cluster
+# indexes sorted, two per number (TRIED_SHIFT bits each), TRIED_EMPTY in the first number of a
+# free slot; a row of `found`: the group's index, then its choice's cluster indexes.
+TRIED_WORDS = 4
+TRIED_SHIFT = 31
+TRIED_EMPTY = -1
+FOUND_FIELDS = 1 + MAX_MEMBERS
 
 
 def _set_bit(bits, index):
@@ -895,7 +1049,7 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "run_bounds",
-                         "_first_square", "joins_reaching", "joins_reaching_groups",
-                         "_word_into", "_one_tile_gain", "_rank_records", "lay_covering",
-                         "lay_request", "_set_bit", "_has_bit", "_near_into", "_take",
-                         "_separate", "_candidates", "join_groups")
+                         "_first_square", "joins_reaching", "_word_into", "_one_tile_gain",
+                         "_tried_insert", "tried_grow", "join_choices", "_rank_records",
+                         "lay_covering", "lay_request", "_set_bit", "_has_bit", "_near_into",
+                         "_take", "_separate", "_candidates", "join_groups")

@@ -41,7 +41,6 @@ from lookup.crossword.board import BLANK, LETTER_MASK, Board, run_bounds, runs_t
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
 from lookup.crossword.turn_kernel import (
-    G_AFTER,
     G_COUNT,
     G_LINES,
     G_MEMBERS,
@@ -62,7 +61,8 @@ from lookup.crossword.turn_kernel import (
 from lookup.errors import BadInput
 
 METHODS = ("greedy", "full")
-# Join groups whose choices one turn-kernel call screens (ClusterSearch._join_groups_compiled).
+# Join groups whose choices one turn-kernel call lists and screens
+# (ClusterSearch._join_groups_compiled).
 REACHING_BATCH = 256
 _DIRECTIONS = ("H", "V")
 
@@ -425,6 +425,9 @@ class ClusterSearch:
         self.grouped = 0
         # self.within as lists for the turn kernel (made when first needed).
         self._within_lists = None
+        # The tiles of the clusters that may be members, for the turn kernel's joins:
+        # [tile starts, (square, code) pairs] by index in _joins's `every`.
+        self._every_tiles = None
         # The compiled path: the best values of clusters that are a turn alone (each a
         # packing), which raise the threshold as they are found; and the best one-tile single
         # play of each tile (by sub-multiset index), known once the single plays are laid.
@@ -949,31 +952,41 @@ class ClusterSearch:
         groups = self.cover.groups(s.cells, sum(s.rack), self.full,
                                    np.array(self.tile_count, dtype=np.int64),
                                    *self._within_lists, *arrays, self._fresh)
-        # Which choices reach is asked of every group at once (Cover.reaching_groups), then
-        # the choices that do are joined in the order _grow would join them.
-        pending = []
-        for row in groups:
-            members = tuple(row[G_MEMBERS:G_MEMBERS + row[G_COUNT]])
-            choices = self._choices(members, row[G_AFTER])
-            if choices:
-                common = [line for line in range(2 * n) if row[G_LINES] >> line & 1]
-                pending.append((choices, common))
-            if len(pending) & 255 == 255 and self._late():
-                return
-        # (In batches, so that a time budget is looked at between them.)
-        for first in range(0, len(pending), REACHING_BATCH):
-            batch = pending[first:first + REACHING_BATCH]
-            reaches = self.cover.reaching_groups(
-                s.cells, [(choices, *self._reach_request(choices, common))
-                          for choices, common in batch])
-            for (choices, common), reach in zip(batch, reaches):
-                for joined, reached in zip(choices, reach):
-                    if reached:
-                        if self._late():
-                            return
-                        self._join(joined, common)
+        # The tiles of every cluster that may be a member, by index in `every` (a prefix of
+        # it is the last round's).
+        every = self._every
+        if self._every_tiles is None:
+            self._every_tiles = [[0], []]
+        tile_start, tiles = self._every_tiles
+        for k in every[len(tile_start) - 1:]:
+            tiles += k.tiles
+            tile_start.append(len(tiles))
+        variant_start = np.zeros(len(self._variants) + 1, dtype=np.int64)
+        np.cumsum([len(ids) for ids in self._variants], out=variant_start[1:])
+        variants = np.fromiter(itertools.chain.from_iterable(self._variants), dtype=np.int64,
+                               count=variant_start[-1])
+        request = (arrays[0], arrays[3], arrays[4], variant_start, variants,
+                   np.array(tile_start, dtype=np.int64),
+                   np.array(tiles, dtype=np.int64).reshape(-1, 2),
+                   np.array([k.score for k in clusters], dtype=np.int64),
+                   np.array(self.tile_count, dtype=np.int64), self.full,
+                   np.array(self.left_of, dtype=np.int64))
+        # The choices that reach are joined in the order _grow would join them; the kernel
+        # lists them in batches of groups, so that a time budget is looked at between them
+        # (and the one-tile groups see the threshold the joins before raised).
+        for first in range(0, len(groups), REACHING_BATCH):
             if self._late():
                 return
+            found = self.cover.join_choices(s.cells, groups, first,
+                                            min(first + REACHING_BATCH, len(groups)), request,
+                                            self.threshold, self.bingo + self.leave[0],
+                                            self.tried)
+            for row in found:
+                if self._late():
+                    return
+                group = groups[row[0]]
+                joined = [every[index] for index in row[1:1 + group[G_COUNT]]]
+                self._join(joined, [line for line in range(2 * n) if group[G_LINES] >> line & 1])
 
     def _join_groups(self) -> None:
         """Try every group of separate classes a part may join (_grow), in Python."""
@@ -1322,7 +1335,8 @@ class ClusterSearch:
         order.
         """
         self.seen = {}
-        self.tried = set()
+        self.tried = set() if self.cover.join_choices is None else self.cover.tried_table()
+        self._every_tiles = None
         self.top = top
         self._extend(self._single_plays())
         while True:
@@ -1393,20 +1407,22 @@ class Cover:
       bound] in the order cover lists the plays, row_of(index) is the play's laid row and
       play_of(index) the play (valid until the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
-      fresh): turn_kernel.join_groups's rows (as lists) on the position `cells`;
-    - cover.reaching_groups(cells, requests): reaching for many requests (choices as lists of
-      clusters, whose `tiles` they lay; counts, across, down, members' squares:
-      ClusterSearch._reach_request) at once, a list of flags per request.
+      fresh): turn_kernel.join_groups's rows on the position `cells`;
+    - cover.join_choices(cells, groups, first, last, request, threshold, extra, tried): the
+      choices of groups[first:last] that reach (turn_kernel.join_choices's `found` rows, as
+      lists; request: its arrays from `used` to `left_of`), with `tried` the table of
+      cover.tried_table(), grown here when it fills.
     """
 
     def __init__(self, plays: Callable | None, reaching: Callable | None,
                  lay: Callable | None = None, groups: Callable | None = None,
-                 reaching_groups: Callable | None = None):
+                 join_choices: Callable | None = None, tried_table: Callable | None = None):
         self.plays = plays
         self.reaching = reaching
         self.lay = lay
         self.groups = groups
-        self.reaching_groups = reaching_groups
+        self.join_choices = join_choices
+        self.tried_table = tried_table
 
     def __call__(self, cells, counts, across, down) -> list:
         """The plays (class docstring; the move generator's form)."""
@@ -1516,41 +1532,44 @@ def covering_step(cw, compiled: bool) -> Cover:
 
         return brief_room[0][:count].tolist(), row_of, play_of
 
-    reaching_groups_kernel = kernel["joins_reaching_groups"]
+    join_choices_kernel = kernel["join_choices"]
+    tried_grow = kernel["tried_grow"]
+    found_room = [np.zeros((1024, turn_kernel.FOUND_FIELDS), dtype=np.int64)]
 
-    def reaching_groups(cells, requests):
+    def tried_table():
+        # [the table, the count of its rows used]
+        return [np.full((1024, turn_kernel.TRIED_WORDS), turn_kernel.TRIED_EMPTY,
+                        dtype=np.int64), np.zeros(1, dtype=np.int64)]
+
+    def join_choices(cells, groups, first, last, request, threshold, extra, tried):
         if position[0] is not cells:
             position[:] = cells, np.array(cells, dtype=np.int64)
-        choice_start, tile_start, flag_start = [0], [0], [0]
-        group_members, member_start = [0], [0]
-        flagged, member_squares, racks, sizes, laid = [], [], [], [], []
-        for choices, counts, across, down, members in requests:
-            laid.extend(itertools.chain.from_iterable(k.tiles for choice in choices
-                                                      for k in choice))
-            size = sum(len(k.tiles) for k in choices[0])
-            sizes.append(size)
-            choice_start.append(choice_start[-1] + len(choices))
-            tile_start.append(tile_start[-1] + size * len(choices))
-            racks.append(counts)
-            flagged += across
-            flag_start.append(len(flagged))
-            flagged += down
-            flag_start.append(len(flagged))
-            for squares in members:
-                member_squares += squares
-                member_start.append(len(member_squares))
-            group_members.append(len(member_start) - 1)
-        reach = np.zeros(choice_start[-1], dtype=np.int64)
-        reaching_groups_kernel(
-            with_flags, *constants, position[1], np.array(laid, dtype=np.int64),
-            np.array(tile_start, dtype=np.int64), np.array(sizes, dtype=np.int64),
-            np.array(choice_start, dtype=np.int64), np.array(racks, dtype=np.int64),
-            np.array(flag_start, dtype=np.int64), np.array(flagged, dtype=np.int64),
-            np.array(group_members, dtype=np.int64), np.array(member_start, dtype=np.int64),
-            np.array(member_squares, dtype=np.int64), no_keys, no_values, reaching_room,
-            equity, reach)
-        flags = reach.tolist()
-        return [flags[choice_start[g]:choice_start[g + 1]] for g in range(len(requests))]
+        _used, _join_start, _joins, variant_start, *_rest = request
+        found_count = np.zeros(1, dtype=np.int64)
+        rows = []
+        while first < last:
+            found_count[0] = 0
+            first = join_choices_kernel(with_flags, *constants, position[1], groups, first, last,
+                                        *request, float(threshold), float(extra), *tried,
+                                        no_keys, no_values, reaching_room, equity, found_room[0],
+                                        found_count)
+            rows += found_room[0][:found_count[0]].tolist()
+            if first < last:
+                # Room for group `first`'s choices, then on from it.
+                group = groups[first]
+                total = math.prod(int(variant_start[c + 1] - variant_start[c])
+                                  for c in group[G_MEMBERS:G_MEMBERS + group[G_COUNT]])
+                table, count = tried
+                if 2 * (count[0] + total) > len(table):
+                    larger = np.full((2 ** (4 * (int(count[0]) + total)).bit_length(),
+                                      turn_kernel.TRIED_WORDS), turn_kernel.TRIED_EMPTY,
+                                     dtype=np.int64)
+                    tried_grow(table, larger)
+                    tried[0] = larger
+                if total > len(found_room[0]):
+                    found_room[0] = np.zeros((2 * total, turn_kernel.FOUND_FIELDS),
+                                             dtype=np.int64)
+        return rows
 
     groups_kernel = kernel["join_groups"]
     groups_room = [np.zeros((1024, GROUP_FIELDS), dtype=np.int64)]
@@ -1562,10 +1581,10 @@ def covering_step(cw, compiled: bool) -> Cover:
             rows = groups_room[0]
             count = groups_kernel(n, position[1], *lists, rows)
             if count <= len(rows):
-                return rows[:count].tolist()
+                return rows[:count].copy()
             groups_room[0] = np.zeros((count, GROUP_FIELDS), dtype=np.int64)
 
-    return Cover(None, None, lay, groups, reaching_groups)
+    return Cover(None, None, lay, groups, join_choices, tried_table)
 
 
 def _placed_mask(cells: list, play: tuple, size: int) -> int:
