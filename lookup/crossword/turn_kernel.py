@@ -221,34 +221,37 @@ BRIEF_FIELDS = 7
 WORD_LOW_LETTERS = 10
 
 
-def _tried_insert(tried, key):
-    """Add `key` (TRIED_WORDS numbers) to the open-addressing table `tried` (rows; a power of
-    two of them); whether it was not there before.
+def _table_slot(table, key, at, words):
+    """The slot of the key key[at:at + words] in the open-addressing table `table` (rows, the
+    key in the first `words` numbers, a power of two of them, -1 first in a free row): its
+    row, or the free row where it would go.
     """
-    mask = tried.shape[0] - 1
+    mask = table.shape[0] - 1
     h = 0
-    for w in range(TRIED_WORDS):
-        h = h * 1000003 ^ key[w]
+    for w in range(words):
+        h = h * 1000003 ^ key[at + w]
     slot = h & mask
-    while tried[slot, 0] != TRIED_EMPTY:
+    while table[slot, 0] != -1:
         same = True
-        for w in range(TRIED_WORDS):
-            if tried[slot, w] != key[w]:
+        for w in range(words):
+            if table[slot, w] != key[at + w]:
                 same = False
                 break
         if same:
-            return False
+            return slot
         slot = (slot + 1) & mask
-    for w in range(TRIED_WORDS):
-        tried[slot, w] = key[w]
-    return True
+    return slot
 
 
-def tried_grow(tried, larger):
-    """Move the choices of table `tried` into the empty table `larger` (join_choices)."""
-    for slot in range(tried.shape[0]):
-        if tried[slot, 0] != TRIED_EMPTY:
-            _tried_insert(larger, tried[slot])
+def table_grow(table, larger, words):
+    """Move the rows of the open-addressing table `table` (keys of `words` numbers) into the
+    empty table `larger`.
+    """
+    for row in range(table.shape[0]):
+        if table[row, 0] != -1:
+            slot = _table_slot(larger, table[row], 0, words)
+            for f in range(table.shape[1]):
+                larger[slot, f] = table[row, f]
 
 
 def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, groups,
@@ -349,7 +352,10 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
                     if chosen[other] < value:
                         rank += 1
                 key[rank // 2] |= value << (TRIED_SHIFT * (rank % 2))
-            if _tried_insert(tried, key):
+            slot = _table_slot(tried, key, 0, TRIED_WORDS)
+            if tried[slot, 0] == TABLE_EMPTY:
+                for w in range(TRIED_WORDS):
+                    tried[slot, w] = key[w]
                 tried_count[0] += 1
                 at = new * size_of
                 for j in range(members):
@@ -629,14 +635,12 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return count
 
 
-def lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, request,
-                strides, no_keys, no_values, out, best_equity, laid, ranked, brief):
+def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, request,
+                 strides, no_keys, no_values, out, best_equity, laid, ranked):
     """lay_covering on the position `cells` with what ClusterSearch asks in one array
     (`request`, each list after its length): the rack left, the squares flagged across, those
     flagged down, the zone before, the members (each its squares), and the tiles before the
-    part as (square, code) pairs. Then brief[i] = (record, kept, tiles used, key high, key
-    low, gain, one-tile bound) of the i-th play in rank order (BRIEF_FIELDS: what ClusterSearch
-    reads of every play; laid[record] has all).
+    part as (square, code) pairs.
 
     Returns lay_covering's count (the flags set here are cleared before it returns).
     """
@@ -682,18 +686,92 @@ def lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, 
         params[PARAMS + request[across_at + 1 + i]] = 0
     for i in range(request[down_at]):
         params[PARAMS + n2 + request[down_at + 1 + i]] = 0
-    fits = count * (RECORD_FIELDS + size) <= len(out)
-    if fits and count <= laid.shape[0] and count <= brief.shape[0]:
+    return count
+
+
+def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_one):
+    """Whether every turn that holds a cluster of `score` using sub-multiset `used`, with
+    `left` (0 or 1) tiles left, is worth less than `threshold`: the cluster is then the whole
+    turn, or it with its tile kept, or that tile on one more square (at most `one_tile` more,
+    ClusterSearch._gain_bound) or as a one-tile play apart (its words hold none of the
+    cluster's: at most best_one[the tile's sub-multiset], the best single play of it).
+    leave[m]: what keeping sub-multiset m is worth; `bingo` the bonus for using the whole rack.
+    """
+    if not left:
+        return score + bingo + leave[0] < threshold
+    kept = full - used
+    apart = best_one[kept]
+    return (score + leave[kept] < threshold
+            and score + max(one_tile, apart) + bingo + leave[0] < threshold)
+
+
+def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, requests,
+              request_start, first, last, before_used, before_score, strides, no_keys,
+              no_values, out, best_equity, laid, ranked, seen, seen_count, full, tile_count,
+              threshold, bingo, leave, best_one, made, made_laid, made_records, made_count,
+              needed):
+    """The clusters ClusterSearch makes of the parts of requests first..last-1: request r is
+    requests[request_start[r]:request_start[r + 1]] (_lay_request's array), its tiles before
+    the part use sub-multiset before_used[r] and score before_score[r].
+
+    Each play kept (lay_covering's L_KEEP), in rank order, whose cluster (its key) is not in
+    the table `seen` (rows: key high, key low, 1 when made; open addressing, TABLE_EMPTY free)
+    is added to it, and made unless it leaves at most one tile and _below (with `threshold`,
+    `bingo`, the leave[] table and best_one[]; not when best_one is empty) says no turn
+    holding it can count: then made[row] (B_* fields), made_laid[row] (its laid row) and
+    made_records[row] (its play's record). A play whose cluster was made before and uses the
+    whole rack is listed too (B_AGAIN: the caller keeps its fewest parts).
+
+    Returns the first request not done: `last`, or earlier when a request's plays (needed[0]
+    of them) could overflow `out`, `laid`, `made` or fill `seen` past half (the caller makes
+    room and goes on from there).
+    """
+    size = params[P_SIZE]
+    width = RECORD_FIELDS + size
+    for r in range(first, last):
+        request = requests[request_start[r]:request_start[r + 1]]
+        count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                             cells, request, strides, no_keys, no_values, out, best_equity, laid,
+                             ranked)
+        if (count * width > len(out) or count > laid.shape[0]
+                or made_count[0] + count > made.shape[0]
+                or 2 * (seen_count[0] + count) > seen.shape[0]):
+            needed[0] = count
+            return r
         for i in range(count):
             p = ranked[i]
-            brief[i, 0] = p
-            brief[i, 1] = laid[p, L_KEEP]
-            brief[i, 2] = laid[p, L_USED]
-            brief[i, 3] = laid[p, L_KEY]
-            brief[i, 4] = laid[p, L_KEY + 1]
-            brief[i, 5] = laid[p, L_GAIN]
-            brief[i, 6] = laid[p, L_ONE_TILE]
-    return count
+            if not laid[p, L_KEEP]:
+                continue
+            used = before_used[r] + laid[p, L_USED]
+            slot = _table_slot(seen, laid[p], L_KEY, 2)
+            if seen[slot, 0] != TABLE_EMPTY:
+                if not (seen[slot, 2] and used == full):
+                    continue
+                again = 1
+            else:
+                again = 0
+                seen[slot, 0] = laid[p, L_KEY]
+                seen[slot, 1] = laid[p, L_KEY + 1]
+                seen[slot, 2] = 0
+                seen_count[0] += 1
+                left = tile_count[full - used]
+                if left < 2 and len(best_one) and _below(
+                        before_score[r] + laid[p, L_GAIN], used, left, laid[p, L_ONE_TILE],
+                        full, threshold, bingo, leave, best_one):
+                    continue
+                seen[slot, 2] = 1
+            row = made_count[0]
+            made[row, B_REQUEST] = r
+            made[row, B_AGAIN] = again
+            made[row, B_USED] = used
+            made[row, B_GAIN] = laid[p, L_GAIN]
+            made[row, B_ONE_TILE] = laid[p, L_ONE_TILE]
+            for f in range(LAID_FIELDS):
+                made_laid[row, f] = laid[p, f]
+            for f in range(width):
+                made_records[row, f] = out[p * width + f]
+            made_count[0] += 1
+    return last
 
 
 def _one_tile_gain(board, fresh, placed, squares, start, stop, size, values, letter_mult,
@@ -784,13 +862,24 @@ G_MEMBERS = 1
 G_AFTER = G_MEMBERS + MAX_MEMBERS
 G_LINES = G_AFTER + 1
 GROUP_FIELDS = G_LINES + 1
-# join_choices's table of the choices tried (across rounds): a row per slot, a choice's cluster
-# indexes sorted, two per number (TRIED_SHIFT bits each), TRIED_EMPTY in the first number of a
-# free slot; a row of `found`: the group's index, then its choice's cluster indexes.
+# The open-addressing tables (_table_slot): TABLE_EMPTY first in a free row. join_choices's of
+# the choices tried (across rounds): a choice's cluster indexes sorted, two per number
+# (TRIED_SHIFT bits each); a row of its `found`: the group's index, then the choice's cluster
+# indexes. lay_batch's of the clusters seen: their key (two numbers), then 1 when made.
+TABLE_EMPTY = -1
 TRIED_WORDS = 4
 TRIED_SHIFT = 31
-TRIED_EMPTY = -1
 FOUND_FIELDS = 1 + MAX_MEMBERS
+SEEN_FIELDS = 3
+# A row of lay_batch's `made`: the request, 1 when the cluster was made before (it uses the
+# whole rack and is found again), the sub-multiset its tiles use, the part's gain, the one-tile
+# bound (L_ONE_TILE).
+B_REQUEST = 0
+B_AGAIN = 1
+B_USED = 2
+B_GAIN = 3
+B_ONE_TILE = 4
+BATCH_FIELDS = 5
 
 
 def _set_bit(bits, index):
@@ -1050,6 +1139,7 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "run_bounds",
                          "_first_square", "joins_reaching", "_word_into", "_one_tile_gain",
-                         "_tried_insert", "tried_grow", "join_choices", "_rank_records",
-                         "lay_covering", "lay_request", "_set_bit", "_has_bit", "_near_into",
-                         "_take", "_separate", "_candidates", "join_groups")
+                         "_table_slot", "table_grow", "join_choices", "_rank_records",
+                         "lay_covering", "_lay_request", "_below", "lay_batch", "_set_bit",
+                         "_has_bit", "_near_into", "_take", "_separate", "_candidates",
+                         "join_groups")

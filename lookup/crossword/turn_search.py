@@ -47,6 +47,7 @@ from lookup.crossword.turn_kernel import (
     GROUP_FIELDS,
     L_CODES,
     L_FORMED,
+    L_KEY,
     L_NEW_ZONE,
     L_NEW_ZONE_SQUARES,
     L_SHAPE,
@@ -61,6 +62,9 @@ from lookup.crossword.turn_kernel import (
 from lookup.errors import BadInput
 
 METHODS = ("greedy", "full")
+# Clusters whose parts one turn-kernel call lays (ClusterSearch._extend): the threshold it
+# prunes with is the one before the call.
+LAY_BATCH = 64
 # Join groups whose choices one turn-kernel call lists and screens
 # (ClusterSearch._join_groups_compiled).
 REACHING_BATCH = 256
@@ -356,7 +360,8 @@ class ClusterSearch:
     set it (`_last_tiles`). Every turn those skip scores below `top` turns already found.
     On the turn kernel (the compiled cover) a cluster that is a turn alone raises the
     threshold as soon as it is found (`_alone`), and a cluster that leaves at most one tile
-    is not made at all when no turn that holds it can reach the threshold (`_below`).
+    is not made at all when no turn that holds it can reach the threshold
+    (turn_kernel._below).
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
@@ -425,6 +430,10 @@ class ClusterSearch:
         self.grouped = 0
         # self.within as lists for the turn kernel (made when first needed).
         self._within_lists = None
+        # The turn kernel's table of the clusters seen (Cover.seen_table), and what its
+        # turn_kernel._below reads (_laid_compiled).
+        self.seen_table = None
+        self._bounds = None
         # The tiles of the clusters that may be members, for the turn kernel's joins:
         # [tile starts, (square, code) pairs] by index in _joins's `every`.
         self._every_tiles = None
@@ -626,13 +635,12 @@ class ClusterSearch:
         (with no group: every play); `extends`: they extend group's one cluster, else each
         covers a square of every member's `joins` (a join).
         """
+        if self.cover.lay is not None:
+            return self._laid_compiled([(group, counts, across, down, extends)])
         s = self.search
         base = tuple(tile for k in group for tile in k.tiles)
         plays_before = tuple(play for k in group for play in k.plays)
         members = [] if extends else group
-        if self.cover.lay is not None:
-            return self._laid_compiled(group, base, self._before(group), counts, plays_before,
-                                       extends, across, down, members)
         if not group:
             plays = s.step(list(s.cells), list(counts))
         else:
@@ -643,38 +651,57 @@ class ClusterSearch:
         return self._laid(base, self._before(group), plays, [k.joins for k in members], counts,
                           plays_before, extends)
 
-    def _laid_compiled(self, group: list, base: tuple, before: tuple, counts: tuple,
-                       plays_before: tuple, extends: bool, across: list, down: list,
-                       members: list) -> list:
-        """_parts on the turn kernel (Cover.lay): the plays listed, laid and scored in one
-        call, so that only the new clusters are made here.
+    def _laid_compiled(self, requests: list) -> list:
+        """_parts of each request (group, counts, across, down, extends) on the turn kernel
+        (Cover.lay): the plays listed, laid and scored, and the clusters seen before or that
+        cannot count (turn_kernel._below) left out, in one call, so that only the new
+        clusters are made here.
         """
         s = self.search
-        zone_before, score_before, words_before, occupied_before, used_before = before
+        parents = []
+        flat = []
+        starts = [0]
+        before_used = []
+        before_score = []
+        for group, counts, across, down, extends in requests:
+            base = tuple(tile for k in group for tile in k.tiles)
+            before = self._before(group)
+            members = [] if extends else group
+            zone = group[0].zone_squares if len(group) == 1 else _mask_squares(before[0])
+            flat += [len(counts), *counts, len(across), *across, len(down), *down, len(zone),
+                     *zone, len(members)]
+            for k in members:
+                flat += [len(k.join_squares), *k.join_squares]
+            flat.append(len(base))
+            for square, code in base:
+                flat += (square, code)
+            starts.append(len(flat))
+            before_used.append(before[4])
+            before_score.append(before[1])
+            parents.append((base, before, tuple(play for k in group for play in k.plays),
+                            extends))
+        if self._bounds is None or (self.best_one is not None and len(self._bounds[-1]) == 0):
+            self._bounds = [self.full, np.array(self.tile_count, dtype=np.int64), 0.0,
+                            float(self.bingo), np.array(self.leave, dtype=np.float64),
+                            np.array(self.best_one or [], dtype=np.int64)]
+        self._bounds[2] = float(self.threshold)
+        made, rows, plays = self.cover.lay(s.cells, flat, starts, before_used, before_score,
+                                           self.stride_codes, self.seen_table, self._bounds)
         found = []
-        zone_squares = group[0].zone_squares if len(group) == 1 else _mask_squares(zone_before)
-        brief, row_of, play_of = self.cover.lay(s.cells, base, counts, across, down,
-                                                zone_squares, [k.join_squares for k in members],
-                                                self.stride_codes)
-        for count, (index, kept, used, key_high, key_low, gain, one_tile) in enumerate(brief):
+        for count, (request, again, used, gain, one_tile) in enumerate(made):
             if count & 63 == 63 and self._late():
                 break
-            if not kept:
-                continue
-            key = key_high << 60 | key_low
-            used += used_before
-            known = self.seen.get(key)
-            if known is not None:
+            base, before, plays_before, extends = parents[request]
+            zone_before, score_before, words_before, occupied_before, _used = before
+            row = rows[count]
+            key = row[L_KEY] << 60 | row[L_KEY + 1]
+            if again:
                 # (As in _add.)
-                if used == self.full and len(plays_before) + 1 < len(known.plays):
-                    known.plays = plays_before + (play_of(index),)
+                known = self.seen[key]
+                if len(plays_before) + 1 < len(known.plays):
+                    known.plays = plays_before + (plays[count],)
                 continue
             left = self.tile_count[self.full - used]
-            if left < 2 and self.best_one is not None and self._below(
-                    score_before + gain, used, left, one_tile):
-                continue
-            row = row_of(index)
-            play = play_of(index)
             tiles = row[L_TILES]
             new = tuple(zip(row[L_SQUARES:L_SQUARES + tiles], row[L_CODES:L_CODES + tiles]))
             k = _Cluster()
@@ -717,7 +744,7 @@ class ClusterSearch:
                     at += 2
                 k.words = tuple(words)
                 k.legal = len(set(words)) == len(words) and self.played.isdisjoint(words)
-            k.plays = plays_before + (play,)
+            k.plays = plays_before + (plays[count],)
             k.counts = self.left_of[used]
             k.one_tile = one_tile
             self.seen[key] = k
@@ -736,22 +763,6 @@ class ClusterSearch:
             heapq.heapreplace(self.alone, value)
         if len(self.alone) == self.top:
             self.threshold = max(self.threshold, self.alone[0])
-
-    def _below(self, score: int, used: int, left: int, one_tile: int) -> bool:
-        """Whether every turn that holds a cluster of `score` using sub-multiset `used`, with
-        `left` (0 or 1) tiles left, is worth less than the threshold: the cluster is then the
-        whole turn, or it with its tile kept, or that tile on one more square (at most
-        `one_tile` more, _gain_bound) or as a one-tile play apart (its words hold none of the
-        cluster's: at most the best single play of that tile). _laid_compiled then makes no
-        cluster of it.
-        """
-        if not left:
-            return score + self.bingo + self.leave[0] < self.threshold
-        kept = self.full - used
-        apart = self.best_one[kept]
-        return (score + self.leave[kept] < self.threshold
-                and score + (one_tile if one_tile > apart else apart) + self.bingo
-                + self.leave[0] < self.threshold)
 
     def _laid(self, base: tuple, before: tuple, plays: list, required: list, counts: tuple,
               plays_before: tuple, extends: bool) -> list:
@@ -792,6 +803,8 @@ class ClusterSearch:
         level = work
         while level:
             following = []
+            # (The turn kernel lays the parts of LAY_BATCH clusters in one call.)
+            batch = []
             for k in level:
                 if not any(k.counts):
                     continue
@@ -801,7 +814,18 @@ class ClusterSearch:
                 if self._late():
                     return
                 self.expanded += 1
-                following += self._parts([k], k.counts, k.zone_squares, k.zone_squares, True)
+                if self.cover.lay is None:
+                    following += self._parts([k], k.counts, k.zone_squares, k.zone_squares,
+                                             True)
+                    continue
+                batch.append(([k], k.counts, k.zone_squares, k.zone_squares, True))
+                if len(batch) == LAY_BATCH:
+                    following += self._laid_compiled(batch)
+                    batch = []
+            if batch:
+                if self._late():
+                    return
+                following += self._laid_compiled(batch)
             level = following
 
     def _last_tiles(self) -> None:
@@ -885,7 +909,7 @@ class ClusterSearch:
     def _single_plays(self) -> list:
         every = list(range(self.size * self.size))
         found = self._parts([], self.search.rack, every, every, False)
-        if self.cover.lay is not None:  # (for _below)
+        if self.cover.lay is not None:  # (for turn_kernel._below)
             self.best_one = [0] * self.subsets
             for k in found:
                 if len(k.tiles) == 1:
@@ -1336,6 +1360,7 @@ class ClusterSearch:
         """
         self.seen = {}
         self.tried = set() if self.cover.join_choices is None else self.cover.tried_table()
+        self.seen_table = None if self.cover.lay is None else self.cover.seen_table()
         self._every_tiles = None
         self.top = top
         self._extend(self._single_plays())
@@ -1399,13 +1424,12 @@ class Cover:
       every bitmask of `masks`.
 
     The turn kernel's (compiled), with `plays` and `reaching` None:
-    - cover.lay(cells, tiles, counts, across, down, zone, members, strides): those plays on
-      `cells` with `tiles` laid, each laid as the next part of a cluster of `tiles` whose zone
-      is the squares `zone` (turn_kernel.lay_request; kept when it covers one of the squares
-      of every list of `members`; `strides`: ClusterSearch.stride_codes), as (brief, row_of,
-      play_of): brief lists [index, kept, tiles used, key high, key low, gain, one-tile
-      bound] in the order cover lists the plays, row_of(index) is the play's laid row and
-      play_of(index) the play (valid until the next call);
+    - cover.lay(cells, requests, starts, before_used, before_score, strides, seen, bounds):
+      turn_kernel.lay_batch's clusters of the requests (_lay_request's arrays one after
+      another in the list `requests`, request r from starts[r]; `strides`:
+      ClusterSearch.stride_codes; `seen`: the table of cover.seen_table(), grown here when it
+      fills; bounds: lay_batch's arguments from `full` to `best_one`), as (made rows, laid
+      rows, plays), lists, the plays as Step lists them;
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
       fresh): turn_kernel.join_groups's rows on the position `cells`;
     - cover.join_choices(cells, groups, first, last, request, threshold, extra, tried): the
@@ -1416,13 +1440,15 @@ class Cover:
 
     def __init__(self, plays: Callable | None, reaching: Callable | None,
                  lay: Callable | None = None, groups: Callable | None = None,
-                 join_choices: Callable | None = None, tried_table: Callable | None = None):
+                 join_choices: Callable | None = None, tried_table: Callable | None = None,
+                 seen_table: Callable | None = None):
         self.plays = plays
         self.reaching = reaching
         self.lay = lay
         self.groups = groups
         self.join_choices = join_choices
         self.tried_table = tried_table
+        self.seen_table = seen_table
 
     def __call__(self, cells, counts, across, down) -> list:
         """The plays (class docstring; the move generator's form)."""
@@ -1489,57 +1515,77 @@ def covering_step(cw, compiled: bool) -> Cover:
     # _join lists them all).
     reaching_room = np.zeros(4096 * width, dtype=np.int64)
 
-    lay_kernel = kernel["lay_request"]
+    lay_kernel = kernel["lay_batch"]
     laid_room = [np.zeros((512, turn_kernel.LAID_FIELDS), dtype=np.int64)]
     ranked_room = [np.zeros(512, dtype=np.int64)]
-    brief_room = [np.zeros((512, turn_kernel.BRIEF_FIELDS), dtype=np.int64)]
+    made_room = [np.zeros((1024, turn_kernel.BATCH_FIELDS), dtype=np.int64),
+                 np.zeros((1024, turn_kernel.LAID_FIELDS), dtype=np.int64),
+                 np.zeros((1024, width), dtype=np.int64)]
+    table_grow = kernel["table_grow"]
     # The position's cells as an array, converted again only for another position's list.
     position = [None, None]
 
-    def lay(cells, tiles, counts, across, down, zone, members, strides):
+    def empty_table(rows, fields):
+        # (A free row needs TABLE_EMPTY first only.)
+        table = np.empty((rows, fields), dtype=np.int64)
+        table[:, 0] = turn_kernel.TABLE_EMPTY
+        return table
+
+    def grown(table, rows, words):
+        # An open-addressing table with room for `rows` rows at most a quarter full.
+        larger = empty_table(2 ** (4 * rows).bit_length(), table.shape[1])
+        table_grow(table, larger, words)
+        return larger
+
+    def seen_table():
+        # [the table, the count of its rows used]
+        return [empty_table(1 << 14, turn_kernel.SEEN_FIELDS), np.zeros(1, dtype=np.int64)]
+
+    def lay(cells, requests, starts, before_used, before_score, strides, seen, bounds):
         if position[0] is not cells:
             position[:] = cells, np.array(cells, dtype=np.int64)
-        request = [len(counts), *counts, len(across), *across, len(down), *down, len(zone),
-                   *zone, len(members)]
-        for member in members:
-            request += [len(member), *member]
-        request.append(len(tiles))
-        for square, code in tiles:
-            request += (square, code)
-        request = np.array(request, dtype=np.int64)
-        while True:
-            out = room[0]
-            laid = laid_room[0]
-            count = lay_kernel(with_flags, *constants, position[1], request, strides, no_keys,
-                               no_values, out, equity, laid, ranked_room[0], brief_room[0])
-            if count * width <= len(out) and count <= len(laid):
-                break
-            if count * width > len(out):
-                room[0] = np.zeros(count * width, dtype=np.int64)
-            if count > len(laid):
-                laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
-                ranked_room[0] = np.zeros(count, dtype=np.int64)
-                brief_room[0] = np.zeros((count, turn_kernel.BRIEF_FIELDS), dtype=np.int64)
-
-        def row_of(index):
-            return laid[index].tolist()
-
-        def play_of(index):
-            record = out[index * width:(index + 1) * width].tolist()
-            return (-record[R_SCORE], record[R_DIRECTION], record[R_LINE], record[R_START],
-                    tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
-                    record[R_BLANKS])
-
-        return brief_room[0][:count].tolist(), row_of, play_of
+        requests = np.array(requests, dtype=np.int64)
+        starts = np.array(starts, dtype=np.int64)
+        before_used = np.array(before_used, dtype=np.int64)
+        before_score = np.array(before_score, dtype=np.int64)
+        made, rows, records = [], [], []
+        made_count = np.zeros(1, dtype=np.int64)
+        needed = np.zeros(1, dtype=np.int64)
+        first, last = 0, len(starts) - 1
+        while first < last:
+            made_count[0] = 0
+            first = lay_kernel(with_flags, *constants, position[1], requests, starts, first, last,
+                               before_used, before_score, strides, no_keys, no_values, room[0],
+                               equity, laid_room[0], ranked_room[0], *seen, *bounds,
+                               *made_room, made_count, needed)
+            done = made_count[0]
+            made += made_room[0][:done].tolist()
+            rows += made_room[1][:done].tolist()
+            records += made_room[2][:done].tolist()
+            if first < last:
+                # Room for request `first`'s plays, then on from it.
+                count = int(needed[0])
+                if count * width > len(room[0]):
+                    room[0] = np.zeros(count * width, dtype=np.int64)
+                if count > len(laid_room[0]):
+                    laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
+                    ranked_room[0] = np.zeros(count, dtype=np.int64)
+                if count > len(made_room[0]):
+                    made_room[:] = [np.zeros((count, fields), dtype=np.int64) for fields in (
+                        turn_kernel.BATCH_FIELDS, turn_kernel.LAID_FIELDS, width)]
+                if 2 * (seen[1][0] + count) > len(seen[0]):
+                    seen[0] = grown(seen[0], int(seen[1][0]) + count, 2)
+        plays = [(-record[R_SCORE], record[R_DIRECTION], record[R_LINE], record[R_START],
+                  tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
+                  record[R_BLANKS]) for record in records]
+        return made, rows, plays
 
     join_choices_kernel = kernel["join_choices"]
-    tried_grow = kernel["tried_grow"]
     found_room = [np.zeros((1024, turn_kernel.FOUND_FIELDS), dtype=np.int64)]
 
     def tried_table():
         # [the table, the count of its rows used]
-        return [np.full((1024, turn_kernel.TRIED_WORDS), turn_kernel.TRIED_EMPTY,
-                        dtype=np.int64), np.zeros(1, dtype=np.int64)]
+        return [empty_table(1 << 14, turn_kernel.TRIED_WORDS), np.zeros(1, dtype=np.int64)]
 
     def join_choices(cells, groups, first, last, request, threshold, extra, tried):
         if position[0] is not cells:
@@ -1561,11 +1607,7 @@ def covering_step(cw, compiled: bool) -> Cover:
                                   for c in group[G_MEMBERS:G_MEMBERS + group[G_COUNT]])
                 table, count = tried
                 if 2 * (count[0] + total) > len(table):
-                    larger = np.full((2 ** (4 * (int(count[0]) + total)).bit_length(),
-                                      turn_kernel.TRIED_WORDS), turn_kernel.TRIED_EMPTY,
-                                     dtype=np.int64)
-                    tried_grow(table, larger)
-                    tried[0] = larger
+                    tried[0] = grown(table, int(count[0]) + total, turn_kernel.TRIED_WORDS)
                 if total > len(found_room[0]):
                     found_room[0] = np.zeros((2 * total, turn_kernel.FOUND_FIELDS),
                                              dtype=np.int64)
@@ -1584,7 +1626,7 @@ def covering_step(cw, compiled: bool) -> Cover:
                 return rows[:count].copy()
             groups_room[0] = np.zeros((count, GROUP_FIELDS), dtype=np.int64)
 
-    return Cover(None, None, lay, groups, join_choices, tried_table)
+    return Cover(None, None, lay, groups, join_choices, tried_table, seen_table)
 
 
 def _placed_mask(cells: list, play: tuple, size: int) -> int:
