@@ -1363,7 +1363,11 @@ class ClusterSearch:
         self.seen_table = None if self.cover.lay is None else self.cover.seen_table()
         self._every_tiles = None
         self.top = top
-        self._extend(self._single_plays())
+        single = self._single_plays()
+        # Packings of the single plays alone set a first threshold (of separate words, often
+        # close to the best turn's), which the extensions' bounds then prune with.
+        self._packings(top)
+        self._extend(single)
         while True:
             packed = self._packings(top)
             if self.deferred and not self._late():
