@@ -12,14 +12,23 @@ the blank rule and the one-tile rule), written again for speed:
 - The position's setup (cross-checks, cross sums, anchors of both orientations) runs inside
   the kernel, so a compiled call does everything.
 - `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by
-  equity = score + leave value (BEST_PLAY): no list is built, and a play whose score plus the
-  largest leave value cannot reach the best equity found is not scored further. BEST_AVOIDING
-  keeps one best play for each of several targets, each among the plays that cover none of the
-  target's squares (one walk serves them all; lookup/crossword/sim_kernel.py finds every
-  candidate's reply so, the board before the candidates shared). Anchors are
-  visited in (direction, square) order in both modes: visiting them by decreasing score bound
-  (lookup/crossword/movegen.py anchor_bound) cost more than it saved, 4-16 % of a best-play
-  search on midgame racks and more on small ones (bench/results.md "lookahead").
+  equity = score + leave value (BEST_PLAY): no list is built. BEST_AVOIDING keeps one best play
+  for each of several targets, each among the plays that cover none of the target's squares
+  (one walk serves them all; lookup/crossword/sim_kernel.py finds every candidate's reply so,
+  the board before the candidates shared). ALL_PLAYS visits the anchors in (direction, square)
+  order; the best-play modes visit them by decreasing bound of the score of their plays
+  (_anchor_order: a window of the squares the rack's tiles can reach, tiles and premiums
+  paired best first) and stop at the first anchor whose bound plus the largest leave value
+  cannot reach the best equity (BEST_AVOIDING: any target's, all found); along the walk they
+  sum the plain score (score_new_tiles' score, every new tile a real one) square by square, and
+  a play whose plain score plus the largest leave value cannot reach it is not scored. Only a
+  smaller bound prunes: a play of equal equity may come first in the engine's order
+  (tests/test_move_engine_bounds.py holds the pruned best plays to every play's best, ties
+  included). On the simulation's searches the anchors' bounds prune about 30 % of the walk and
+  the plain scores most of the scoring: a best-play search 20-25 % quicker (bench/results.md
+  "lookahead"; bounds that pair the multipliers alone, without the squares a rack tile fits
+  and the walk's plain scores, once cost more than they saved). A full rack's bound holds the
+  bingo wherever seven squares are free, so seven-tile racks prune least.
 
 Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
 
@@ -478,16 +487,142 @@ def _rack_setup(rack, full, left, rack_tiles):
     return kinds, rack_mask, in_rack
 
 
-def _anchor_order(params, anchor, visit):
-    """List the anchors in `visit` (base + square), in (direction, square) order; return how
-    many.
+def _keep_largest(top, at, n, k, value):
+    """Insert `value` into top[at:at + n], largest first, keeping at most k; return the new n."""
+    if n == k:
+        if value <= top[at + k - 1]:
+            return n
+        n -= 1
+    j = at + n
+    while j > at and top[j - 1] < value:
+        top[j] = top[j - 1]
+        j -= 1
+    top[j] = value
+    return n + 1
+
+
+def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor, mode,
+                  full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit, bounds):
+    """List the anchors to walk in `visit` (base + square); return how many.
+
+    ALL_PLAYS: every anchor, in (direction, square) order. BEST_PLAY and BEST_AVOIDING: by
+    decreasing score bound (in `bounds`), anchors where no rack tile fits left out, so that
+    `search` stops once the bound plus the largest leave value cannot reach the best equity.
+
+    The bound of anchor `a` holds every play the walk generates from it: the walk covers `a`,
+    leftward only empty squares that are not anchors (and the board's tiles), rightward any
+    square; so a play's new tiles lie on the squares a rack tile fits, at most in_rack - 1 of
+    them on either side of `a` (the window), and its main word holds at most the window's board
+    tiles. Its score is at most (those tiles + the rack's k best values on the window's k best
+    letter multipliers) x the product of its k best word multipliers + its k best cross words
+    (the cross sum plus the best rack tile that fits, times the multipliers) + the bingo when
+    k = min(tiles in the rack, the window's empty squares) is a full rack (a blank is worth 0).
     """
-    n2 = params[P_SIZE] * params[P_SIZE]
+    size = params[P_SIZE]
+    n2 = size * size
     nvisit = 0
+    if mode == ALL_PLAYS:
+        for i in range(2 * n2):
+            if anchor[i]:
+                visit[nvisit] = i
+                nvisit += 1
+        return nvisit
+    available = params[P_ALL_LETTERS] if blanks else rack_mask
+    # The rack's tile values, largest first (blanks 0 at the end).
+    rack_values = int_array(in_rack + 1)
+    n = 0
+    for q in range(kinds):
+        t = rack_tiles[q]
+        for _ in range(full[t]):
+            n = _keep_largest(rack_values, 0, n, in_rack, values[t])
+    # gain: of each empty square, -1 when no rack tile fits, else the most its cross word can
+    # score (0 without one).
+    gain = int_array(2 * n2)
+    for j in range(2 * n2):
+        if ocells[j]:
+            continue
+        allowed = checks[j] & available
+        if not allowed:
+            gain[j] = -1
+        elif cross[j] != NO_CROSS_WORD:
+            best_value = 0
+            fits = allowed & rack_mask
+            while fits:
+                low = fits & -fits
+                fits ^= low
+                if values[bit_count(low - 1)] > best_value:
+                    best_value = values[bit_count(low - 1)]
+            gain[j] = (cross[j] + best_value * letter_mult[j]) * word_mult[j]
+    # The window's best letter multipliers at tops[0:], word multipliers at tops[k:], cross
+    # words at tops[2k:] (k = in_rack), each largest first.
+    tops = int_array(3 * in_rack)
     for i in range(2 * n2):
-        if anchor[i]:
-            visit[nvisit] = i
-            nvisit += 1
+        if not anchor[i] or gain[i] < 0:
+            continue
+        base = 0 if i < n2 else n2
+        a = i - base
+        line_start = a - a % size
+        line_end = line_start + size - 1
+        on_board = 0  # the value of the window's board tiles
+        empty = 0
+        n_letter = 0
+        n_word = 0
+        n_cross = 0
+        s = a
+        leftward = 1
+        taken = 0
+        while True:
+            j = base + s
+            if ocells[j]:
+                on_board += values[ocells[j]]
+            else:
+                empty += 1
+                if letter_mult[j] > 1:
+                    n_letter = _keep_largest(tops, 0, n_letter, in_rack, letter_mult[j])
+                if word_mult[j] > 1:
+                    n_word = _keep_largest(tops, in_rack, n_word, in_rack, word_mult[j])
+                if gain[j] > 0:
+                    n_cross = _keep_largest(tops, 2 * in_rack, n_cross, in_rack, gain[j])
+            if leftward:
+                s -= 1
+                if s >= line_start:
+                    if ocells[base + s]:
+                        continue
+                    if taken < in_rack - 1 and not anchor[base + s] and gain[base + s] >= 0:
+                        taken += 1
+                        continue
+                leftward = 0
+                taken = 0
+                s = a
+            s += 1
+            if s > line_end:
+                break
+            if ocells[base + s]:
+                continue
+            if taken < in_rack - 1 and gain[base + s] >= 0:
+                taken += 1
+                continue
+            break
+        k = in_rack if in_rack < empty else empty
+        main = on_board
+        product = 1
+        for q in range(k):
+            main += rack_values[q] * (tops[q] if q < n_letter else 1)
+            if q < n_word:
+                product *= tops[in_rack + q]
+        bound = main * product
+        for q in range(k if k < n_cross else n_cross):
+            bound += tops[2 * in_rack + q]
+        if k == params[P_RACK_SIZE]:
+            bound += params[P_BINGO]
+        j = nvisit
+        while j > 0 and bounds[j - 1] < bound:
+            bounds[j] = bounds[j - 1]
+            visit[j] = visit[j - 1]
+            j -= 1
+        bounds[j] = bound
+        visit[j] = i
+        nvisit += 1
     return nvisit
 
 
@@ -581,7 +716,10 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     want_leave = with_table or mode == ALL_PLAYS
 
     visit = int_array(2 * n2)
-    nvisit = _anchor_order(params, anchor, visit)
+    bounds = int_array(2 * n2)
+    nvisit = _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor,
+                           mode, full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit,
+                           bounds)
 
     word = int_array(2 * n2)
     for i in range(2 * n2):
@@ -595,8 +733,28 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     found = 0
     best = 0.0
     targets = params[PARAMS + n2] if mode > BEST_PLAY else 0
+    # BEST_PLAY and BEST_AVOIDING: the score of the squares the walk stands on (new tiles all
+    # counted as real tiles: score_new_tiles' plain score, summed a square at a time), after
+    # the letter of stack frame d: main word's tiles, word multiplier, cross words at
+    # partial[3d:3d + 3]; a play whose score so bounded cannot reach the best is not scored.
+    partial = int_array(3 * (size + 2))
+    floor = 0.0  # BEST_AVOIDING: the lowest of the targets' best equities once all are found
 
     for vi in range(nvisit):
+        # Anchors by decreasing bound (_anchor_order): once a bound plus the largest leave value
+        # cannot reach the best equity (BEST_AVOIDING: the lowest of every target's, all
+        # found), no play of this anchor or a later one can: a play of equal equity could
+        # still come first in _precedes' order, so only a smaller bound stops.
+        if mode == BEST_PLAY:
+            if found and bounds[vi] + leave_max < best:
+                break
+        elif mode > BEST_PLAY and targets and found == (1 << targets) - 1:
+            lowest = best_equity[0]
+            for k in range(1, targets):
+                if best_equity[k] < lowest:
+                    lowest = best_equity[k]
+            if bounds[vi] + leave_max < lowest:
+                break
         o = visit[vi] // n2
         base = o * n2
         a = visit[vi] - base
@@ -771,6 +929,25 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                     next_nblank = nblank - 1
             stack[f + _F_TILE] = tile
             stack[f + _F_CHILD] = child
+            plain_bound = 0
+            if mode != ALL_PLAYS:
+                d = 3 * (depth - 1)
+                main_sum = partial[d - 3] if d else 0
+                product = partial[d - 2] if d else 1
+                crossing = partial[d - 1] if d else 0
+                if code:
+                    main_sum += values[code]
+                else:
+                    letter_value = values[bit_count(bit - 1)] * letter_mult[base + square]
+                    main_sum += letter_value
+                    product *= word_mult[base + square]
+                    if cross[base + square] != NO_CROSS_WORD:
+                        crossing += (cross[base + square] + letter_value) * word_mult[
+                            base + square]
+                partial[d] = main_sum
+                partial[d + 1] = product
+                partial[d + 2] = crossing
+                plain_bound = main_sum * product + crossing
             stack[f + _F_GOING] = going
             stack[f + _F_NEXT_RMASK] = next_rmask
             stack[f + _F_NEXT_NBLANK] = next_nblank
@@ -781,7 +958,17 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                 final = pivot if start < 0 else square
                 length = final - first + 1
                 placed = in_rack - after
-                if (min_length <= length <= max_length and (placed != 1 or single_ok)):
+                if placed == rack_size:
+                    plain_bound += bingo
+                # placed = -1: the play cannot reach the best equity (BEST_AVOIDING: the lowest
+                # of the targets', all found), so it is not scored.
+                if mode == BEST_PLAY and found and plain_bound + leave_max < best:
+                    placed = -1
+                if mode > BEST_PLAY and found == (1 << targets) - 1 and \
+                        plain_bound + leave_max < floor:
+                    placed = -1
+                if (placed >= 0 and min_length <= length <= max_length
+                        and (placed != 1 or single_ok)):
                     # Score with every new tile a real tile, and what a blank costs on
                     # each new square (lookup/crossword/scoring.py score_new_tiles).
                     plain_score, multiplier, fresh = score_new_tiles(
@@ -881,6 +1068,11 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                                             continue
                                 found |= 1 << k
                                 best_equity[k] = equity
+                                if found == (1 << targets) - 1:
+                                    floor = best_equity[0]
+                                    for q in range(1, targets):
+                                        if best_equity[q] < floor:
+                                            floor = best_equity[q]
                                 _write_record(out, at, score, o, line, first - line_start,
                                               length, bits, key, word, ocells, base + first)
                             continue

@@ -1,0 +1,240 @@
+"""The move engine's pruned searches (lookup/crossword/engine_kernel.py) against an unpruned
+oracle. BEST_PLAY and BEST_AVOIDING visit the anchors by decreasing score bound and stop once
+a bound plus the largest leave value cannot reach the best equity (every target's, for
+BEST_AVOIDING), and leave a play unscored once its plain score summed along the walk cannot:
+the best play of each must be the oracle's, ties of equity included. The oracle lists every
+play (ALL_PLAYS, which prunes nothing), values each by score + its leave's value and takes the
+best by equity, then in the engine's order (direction, line, start, word codes, blank bits).
+
+Random self-play boards, racks of 1 tile to a full one with 0-2 blanks or the letters of a
+word as long as a full rack (so that bingos are played), and leave tables
+whose values are all zero (equity is the score: equal scores are common) or quarter points
+in a narrow or a wide range (ties again, and leaves that outweigh scores). The fast suite runs
+the pure-Python kernel on the fixture lexicons (and the compiled one when numba is there);
+@pytest.mark.full the compiled kernel on the real lexicons.
+"""
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from crossword_support import (
+    GAMES,
+    blank_variant,
+    fixture_game,
+    fixture_words,
+    rules,
+    selfplay_positions,
+)
+from lookup.crossword import engine_kernel
+from lookup.crossword.engine import MoveEngine, numba_available
+from lookup.crossword.engine_kernel import (
+    ALL_PLAYS,
+    BEST_AVOIDING,
+    BEST_PLAY,
+    MAX_TARGETS,
+    PARAMS,
+    R_BLANKS,
+    R_DIRECTION,
+    R_LEAVE,
+    R_LENGTH,
+    R_LINE,
+    R_SCORE,
+    R_START,
+    RECORD_FIELDS,
+)
+
+ENGINES = [False, pytest.param(True, marks=pytest.mark.skipif(not numba_available(),
+                                                              reason="numba is not installed"))]
+
+
+def kernel_search(engine):
+    if engine.compiled:
+        from lookup.crossword.engine_numba import compiled_kernel
+
+        return compiled_kernel()["search"]
+    return engine_kernel.search
+
+
+def dealt_position(cw, game: str, number: int, shuffle: int, tiles: int, blanks: int,
+                   word: str | None = None):
+    """A self-play board and a rack of `tiles` tiles (at most a full rack) dealt from the tiles
+    unseen from it in the order of seed `shuffle`, given `blanks` blanks when the set has them
+    left; or, with `word`, the word's letters when the unseen tiles hold them (a rack that
+    can play a bingo). None when the unseen tiles are too few.
+    """
+    positions = selfplay_positions(game)
+    board = cw.parse_board(positions[number % len(positions)]["board"])
+    unseen = [t for t in cw.tiles.text(cw.tiles.unseen(board, [])) if t != "?"]
+    if word is not None and not Counter(word) - Counter(unseen):
+        return board, word
+    random.Random(shuffle).shuffle(unseen)
+    tiles = min(tiles, cw.rules.rack_size)
+    if len(unseen) < tiles:
+        return None
+    rack = blank_variant(cw, board, "".join(unseen[:tiles]), blanks)
+    if rack is None:
+        rack = "".join(unseen[:tiles])
+    return board, rack
+
+
+def full_rack_word(game: str, seed: int) -> str:
+    """A word of the fixture lexicon as long as a full rack, its letters shuffled by `seed`."""
+    words = [w for w in fixture_words(rules(game).lexicon) if len(w) == rules(game).rack_size]
+    rng = random.Random(seed)
+    letters = list(rng.choice(words))
+    rng.shuffle(letters)
+    return "".join(letters)
+
+
+def run_search(engine, params, cells, counts, table, mode, records: int):
+    """engine_kernel.search (compiled with the engine): (result, out, best_equity)."""
+    width = engine.width
+    if engine.compiled:
+        params = np.asarray(params, dtype=np.int64)
+        out, best_equity = np.zeros(records * width, dtype=np.int64), np.zeros(MAX_TARGETS)
+    else:
+        out, best_equity = [0] * (records * width), [0.0] * MAX_TARGETS
+    result = kernel_search(engine)(params, *engine.kernel_constants[1:], cells, counts,
+                                   table.keys, table.values, table.max_value, mode, out,
+                                   best_equity)
+    rows = out.tolist() if engine.compiled else out
+    return result, rows, best_equity
+
+
+def record_at(rows, at: int) -> tuple:
+    return tuple(int(v) for v in rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
+
+
+def every_play(engine, cells, counts) -> list:
+    """Every play's record (tuple, up to its main word): ALL_PLAYS, which prunes nothing (and
+    keeps the plays that repeat a word, as the kernel's best-play searches do)."""
+    params = [int(v) for v in engine.kernel_constants[0]]
+    records = 1024
+    while True:
+        count, rows, _ = run_search(engine, params, cells, counts, engine.empty_leaves,
+                                    ALL_PLAYS, records)
+        if count <= records:
+            return [record_at(rows, at) for at in range(0, count * engine.width, engine.width)]
+        records = count
+
+
+def quarter_leaves(engine, plays: list, spread: int, seed: int):
+    """A leave table valuing most of the plays' leaves at quarter points in [-spread,
+    spread] / 4 (some left out: worth 0.0), and the value of each key."""
+    rng = random.Random(seed)
+    keys = sorted({play[R_LEAVE] for play in plays})
+    values = {key: rng.randint(-spread, spread) / 4 for key in keys if rng.random() < 0.8}
+    table = engine.keyed_leave_table(list(values), list(values.values()))
+    return table, values
+
+
+def best_of(plays: list, values: dict, allowed=lambda play: True):
+    """The oracle: (record, equity) of the best allowed play, or (None, None)."""
+    best = None
+    for play in plays:
+        if not allowed(play):
+            continue
+        equity = float(play[R_SCORE]) + values.get(play[R_LEAVE], 0.0)
+        order = (play[R_DIRECTION], play[R_LINE], play[R_START], play[RECORD_FIELDS:],
+                 play[R_BLANKS])
+        if best is None or (-equity, order) < best[0]:
+            best = ((-equity, order), play, equity)
+    return (None, None) if best is None else (best[1], best[2])
+
+
+def squares_of(play, size: int) -> list:
+    """The squares of a play's main word, row-major."""
+    line, start = play[R_LINE], play[R_START]
+    if play[R_DIRECTION] == 0:
+        return [line * size + start + k for k in range(play[R_LENGTH])]
+    return [(start + k) * size + line for k in range(play[R_LENGTH])]
+
+
+def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None:
+    """BEST_PLAY's and BEST_AVOIDING's plays equal the oracle's on one position."""
+    cells = engine.cells(board)
+    counts = engine.rack_counts(rack, board)
+    if engine.compiled:
+        counts = np.asarray(counts, dtype=np.int64)
+    plays = every_play(engine, cells, counts)
+    table, values = quarter_leaves(engine, plays, spread, seed)
+    label = f"rack {rack!r}, spread {spread}, seed {seed}"
+
+    params = [int(v) for v in engine.kernel_constants[0][:PARAMS]]
+    found, rows, equity = run_search(engine, params, cells, counts, table, BEST_PLAY, 1)
+    expected, expected_equity = best_of(plays, values)
+    if expected is None:
+        assert not found, label
+    else:
+        assert found and (record_at(rows, 0), float(equity[0])) == (
+            expected, expected_equity), label
+
+    # BEST_AVOIDING: each target avoids a few squares, drawn among those of the best scoring
+    # plays and anywhere.
+    size = engine.size
+    n2 = size * size
+    rng = random.Random(seed)
+    best_scores = sorted(plays, key=lambda play: -play[R_SCORE])[:30]
+    near = sorted({s for play in best_scores for s in squares_of(play, size)})
+    avoided = [set(rng.sample(near, min(len(near), rng.randint(0, 6))))
+               | {rng.randrange(n2) for _ in range(rng.randint(0, 3))} for _ in range(targets)]
+    params += [0] * (n2 + 1)
+    for k, squares in enumerate(avoided):
+        for square in squares:
+            params[PARAMS + square] |= 1 << k
+    params[PARAMS + n2] = targets
+    found, rows, best_equity = run_search(engine, params, cells, counts, table, BEST_AVOIDING,
+                                          MAX_TARGETS + 1)
+    width = engine.width
+    for k, squares in enumerate(avoided):
+        expected, expected_equity = best_of(
+            plays, values, lambda play, squares=squares: not squares & set(
+                squares_of(play, size)))
+        if expected is None:
+            assert not (found >> k) & 1, f"{label}, target {k}"
+            continue
+        assert (found >> k) & 1 and (record_at(rows, (k + 1) * width), float(best_equity[k])) == (
+            expected, expected_equity), f"{label}, target {k}"
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from(GAMES), number=st.integers(0, 10**4),
+       shuffle=st.integers(0, 10**6), tiles=st.integers(1, 9), blanks=st.integers(0, 2),
+       spread=st.sampled_from([0, 4, 200]), targets=st.integers(1, 5), bingo=st.booleans())
+def test_pruned_best_plays_are_the_best_of_all_plays(compiled, game, number, shuffle, tiles,
+                                                     blanks, spread, targets, bingo):
+    cw = fixture_game(game)
+    engine = MoveEngine(cw, compiled=compiled)
+    word = full_rack_word(game, shuffle) if bingo else None
+    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, word)
+    if dealt is None:
+        return
+    same_best(engine, *dealt, spread, shuffle, targets)
+
+
+@pytest.mark.full
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from(GAMES), number=st.integers(0, 10**4),
+       shuffle=st.integers(0, 10**6), tiles=st.integers(1, 9), blanks=st.integers(0, 2),
+       spread=st.sampled_from([0, 4, 200]), targets=st.integers(1, 8), bingo=st.booleans())
+def test_pruned_best_plays_are_the_best_of_all_plays_on_the_real_lexicons(
+        game, number, shuffle, tiles, blanks, spread, targets, bingo):
+    pytest.importorskip("numba")
+    from lookup.crossword.engine import move_engine
+    from lookup.crossword.game import crossword_game
+
+    cw = crossword_game(game)
+    engine = move_engine(cw, compiled=True)
+    word = full_rack_word(game, shuffle) if bingo else None
+    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, word)
+    if dealt is None:
+        return
+    same_best(engine, *dealt, spread, shuffle, targets)
