@@ -257,7 +257,7 @@ def test_shared_replies_are_the_full_searchs_best_replies(compiled, number, shuf
     # (and, with `second`, the opponent's best reply after each: two plays' tiles changed).
     from lookup.crossword import sim_kernel
     from lookup.crossword.endgame import play_tiles
-    from lookup.crossword.engine_kernel import MAX_TARGETS, PARAMS
+    from lookup.crossword.engine_kernel import MAX_TARGETS, PARAMS, setup
     from lookup.crossword.simulate import _kernel, full_leave_table
 
     cw = with_table("scrabble-en", quarter_table("scrabble-en")) if table else \
@@ -318,13 +318,34 @@ def test_shared_replies_are_the_full_searchs_best_replies(compiled, number, shuf
     params = [int(v) for v in constants[0][:PARAMS]]
     width = engine.width
     replies, found = ints([0] * (MAX_TARGETS * width)), ints([0] * MAX_TARGETS)
-    kernel["shared_replies"](*constants, ints(base), rack, keys, table_values, bound,
+    # Each line's board set up, and the base board's after them (engine_kernel.setup).
+    board_setup = setup
+    if compiled:
+        from lookup.crossword.engine_numba import compiled_kernel
+
+        board_setup = compiled_kernel()["setup"]
+    setups = []
+    for cells in [line_cells[i * n2:(i + 1) * n2] for i in range(len(plays))] + [base]:
+        arrays = [ints([0] * (2 * n2)) for _ in range(4)]
+        board_setup(constants[0], constants[1], constants[2], constants[3], constants[6],
+                    ints(cells), *arrays)
+        setups.append(arrays)
+    if compiled:
+        setups = np.asarray(setups, dtype=np.int64)
+    kernel["shared_replies"](*constants, setups, len(plays), rack, keys, table_values, bound,
                              ints(range(len(plays))), len(plays), ints(line_cells),
-                             ints(changed), ints(changed_count),
-                             ints(params + [0] * (n2 + 1)), ints(params + [0] * (2 * n2)),
+                             ints(changed), ints(changed_count), ints(params + [0] * (n2 + 1)),
                              replies, found, ints([0] * ((MAX_TARGETS + 1) * width)),
                              floats(MAX_TARGETS), ints([0] * width), floats(2),
-                             ints([0] * (4 * n2)))
+                             ints([0] * (4 * n2)), ints([0] * (2 * n2)))
+    # The lines' anchors are as they were (shared_replies flags each line's zone in its
+    # anchors for its covering search, then restores them).
+    for i, cells in enumerate([line_cells[i * n2:(i + 1) * n2] for i in range(len(plays))]):
+        arrays = [ints([0] * (2 * n2)) for _ in range(4)]
+        board_setup(constants[0], constants[1], constants[2], constants[3], constants[6],
+                    ints(cells), *arrays)
+        assert [list(map(int, row)) for row in setups[i]] == [list(map(int, row))
+                                                              for row in arrays]
     for m in range(len(plays)):
         cells = line_cells[m * n2:(m + 1) * n2]
         expected, _equity = plain_best_reply(engine, cells, rack_to_play, full)

@@ -20,11 +20,17 @@ to a changed one would cover that tile's zone square on the way), and its tiles 
 changed one. Every other play of the line's board covers a zone square. So a line's best
 reply is the better (equity, then the engine's tie order) of B's best play that avoids its
 changed and zone squares, found for every line of the group by one BEST_AVOIDING search of B
-(lookup/crossword/engine_kernel.py), and its own best play that covers its zone
-(lookup/crossword/turn_kernel.py covering_search, the zone flagged): the same play as a full
-search of the line's board (tests/test_simulate.py holds it to the full search's best, ties
-included). The covering searches are not small: the zone is where the new words are, so each
-costs about half a full search (bench/results.md "lookahead").
+(lookup/crossword/engine_kernel.py), and its own best play that covers its zone (the search
+of its board with anchors on its zone squares only, as lookup/crossword/turn_kernel.py
+covering_search flags them): the same play as a full search of the line's board
+(tests/test_simulate.py holds it to the full search's best, ties included). The covering
+searches are not small: the zone is where the new words are, so each costs about half a full
+search (bench/results.md "lookahead").
+
+No search sets up its board (cross-checks, cross sums, anchors: engine_kernel.setup, about a
+tenth of a best-play search): the base board is set up once per dealing, each line's setup is
+turned from it by the tiles laid (engine_kernel.update_setup) and searched as it is
+(lookup/crossword/endgame_kernel.py prepared_search, which the endgame searches with too).
 
 Leaves come from one open-addressing table of every leave of the game's leave table, keyed in
 the lexicon's codes (engine_kernel.leave_slot); each search reads a small table of the leaves
@@ -33,6 +39,7 @@ rack. Moves are packed by engine_kernel.record_move.
 """
 
 from lookup.crossword.board import LETTER_MASK
+from lookup.crossword.endgame_kernel import prepared_search
 from lookup.crossword.engine_kernel import (
     BEST_AVOIDING,
     BEST_PLAY,
@@ -49,11 +56,11 @@ from lookup.crossword.engine_kernel import (
     next_subset,
     record_move,
     records_precede,
-    search,
+    setup,
+    update_setup,
 )
 from lookup.crossword.equity import END_KEEP_PENALTY
 from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
-from lookup.crossword.turn_kernel import covering_search
 
 CODES = LETTER_MASK + 1  # rack counts per side
 # Lines whose side to move holds the same rack share its reply's search when at least this many:
@@ -176,32 +183,35 @@ def zone(cells, at, size, changed, c_at, n_changed, squares):
     return n
 
 
-def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, order, base_cells,
-                   rack, leave_keys, leave_values, leave_max, members, n_members, line_cells,
-                   changed, changed_count, avoid_params, cover_params, replies, found,
-                   avoid_out, avoid_equity, out, equity, squares):
+def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, order, setups,
+                   base, rack, leave_keys, leave_values, leave_max, members, n_members,
+                   line_cells, changed, changed_count, avoid_params, replies, found, avoid_out,
+                   avoid_equity, out, equity, squares, kept):
     """The best play of `rack` (BEST_PLAY's, ties included) on each member line's board,
     from one search of the board they all started from (module docstring).
 
     Line i (i = members[m], m < n_members <= MAX_TARGETS) has the board
-    line_cells[i * n2:] = base_cells plus the tiles on the squares changed[i * n2:] (the first
-    changed_count[i]). A play of the base board that covers none of those squares and none of
-    their zone is the same play on line i, with the same score and leave, and every other play
-    of line i covers its zone: so its best play is the better of the base board's best that
-    avoids those squares (one BEST_AVOIDING search for every member) and its own best that
-    covers the zone (covering_search with the zone flagged).
+    line_cells[i * n2:] = the base board plus the tiles on the squares changed[i * n2:] (the
+    first changed_count[i]). A play of the base board that covers none of those squares and
+    none of their zone is the same play on line i, with the same score and leave, and every
+    other play of line i covers its zone: so its best play is the better of the base board's
+    best that avoids those squares (one BEST_AVOIDING search for every member) and its own best
+    that covers the zone: the search of its board with anchors only on zone squares (the walk
+    generates each play from the leftmost anchor it covers, passing over squares that are not
+    anchors: lookup/crossword/turn_kernel.py covering_search), its anchors restored after.
 
     Args:
         params .. order: the move engine's constants.
-        base_cells, rack: the shared board and the rack to play.
+        setups, base: the boards' setup arrays (engine_kernel.setup's ocells, checks, cross,
+            anchor): line i's at setups[i], the base board's at setups[base].
+        rack: the rack to play.
         leave_keys, leave_values, leave_max: the leave table, as `search` takes it.
         members, n_members: the lines.
         line_cells, changed, changed_count: the lines' boards and changed squares.
-        avoid_params, cover_params: params with room for BEST_AVOIDING's targets and for
-            covering_search's flags, zero past PARAMS (left so).
+        avoid_params: params with room for BEST_AVOIDING's targets, zero past PARAMS (left so).
         replies, found: member m's best play is written at replies[m * width:] (a record),
             found[m] says whether it has one.
-        avoid_out, avoid_equity, out, equity, squares: working storage.
+        avoid_out, avoid_equity, out, equity, squares, kept: working storage.
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -215,23 +225,27 @@ def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, orde
         for j in range(n):
             avoid_params[PARAMS + squares[j]] |= bit
     avoid_params[PARAMS + n2] = n_members
-    avoided = search(avoid_params, arcs, node_mask, values, letter_mult, word_mult, order,
-                     base_cells, rack, leave_keys, leave_values, leave_max, BEST_AVOIDING,
-                     avoid_out, avoid_equity)
+    avoided = prepared_search(avoid_params, arcs, node_mask, values, letter_mult, word_mult,
+                              order, setups[base], rack, leave_keys, leave_values, leave_max,
+                              BEST_AVOIDING, avoid_out, avoid_equity)
     for k in range(n2 + 1):
         avoid_params[PARAMS + k] = 0
     for m in range(n_members):
         i = members[m]
         n = zone(line_cells, i * n2, size, changed, i * n2, changed_count[i], squares)
+        anchor = setups[i][3]
+        for k in range(2 * n2):
+            kept[k] = anchor[k]
+            anchor[k] = 0
         for j in range(n):
-            cover_params[PARAMS + squares[j]] = 1
-            cover_params[PARAMS + n2 + squares[j]] = 1
-        covered = covering_search(cover_params, arcs, node_mask, values, letter_mult,
-                                  word_mult, order, line_cells[i * n2:(i + 1) * n2], rack,
-                                  leave_keys, leave_values, leave_max, BEST_PLAY, out, equity)
-        for j in range(n):
-            cover_params[PARAMS + squares[j]] = 0
-            cover_params[PARAMS + n2 + squares[j]] = 0
+            # Across on the zone square, down on its square of the transposed board.
+            anchor[squares[j]] = kept[squares[j]]
+            anchor[n2 + order[squares[j]]] = kept[n2 + order[squares[j]]]
+        covered = prepared_search(params, arcs, node_mask, values, letter_mult, word_mult,
+                                  order, setups[i], rack, leave_keys, leave_values, leave_max,
+                                  BEST_PLAY, out, equity)
+        for k in range(2 * n2):
+            anchor[k] = kept[k]
         source = out
         at = 0
         if (avoided >> m) & 1 and (not covered or avoid_equity[m] > equity[0] or (
@@ -248,7 +262,7 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                      leave_keys, leave_values, base_cells, mover_rack, candidates,
                      candidate_leaves, active, dealing, unseen, rack_size, plies, limit, share,
                      results, last_leave, leave_now, avoid_equity, equity, rack_slots,
-                     rack_values, distinct, counts, taken):
+                     rack_values, distinct, counts, taken, setups):
     """The value of every active candidate (active[i] != 0) over one dealing
     (lookup/crossword/simulate.py _simulate_line), to results[i]. The lines are played turn by
     turn side by side; with `share`, lines whose side to move holds the same rack while the
@@ -271,6 +285,10 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
         last_leave, leave_now, avoid_equity, equity: float working storage (a candidate each,
             a candidate each, MAX_TARGETS, 2).
         rack_slots, rack_values, distinct, counts, taken: working storage of the leave tables.
+        setups: room for the setup arrays (engine_kernel.setup's ocells, checks, cross, anchor)
+            of every line's board and the base board's (lines + 1 rows of 4 x 2 * size * size):
+            the base board's made once, each line's turned from it by the tiles laid
+            (engine_kernel.update_setup), so that no search sets up its board.
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -295,10 +313,13 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
     out = int_array(record_width)
     squares = int_array(4 * n2)
     avoid_params = int_array(PARAMS + n2 + 1)
-    cover_params = int_array(PARAMS + 2 * n2)
     for k in range(PARAMS):
         avoid_params[k] = params[k]
-        cover_params[k] = params[k]
+    kept = int_array(2 * n2)
+    laid_squares = int_array(rack_size)
+    laid_codes = int_array(rack_size)
+    base = setups[lines]
+    setup(params, arcs, node_mask, values, order, base_cells, base[0], base[1], base[2], base[3])
     with_leaves = len(leave_keys) > 0
     dealt = min(rack_size, unseen)
     for i in range(lines):
@@ -313,6 +334,12 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
             racks[i * 2 * CODES + CODES + dealing[k]] += 1
         bag_at[i] = dealt
         last_leave[i] = 0.0
+        line = setups[i]
+        for k in range(4):
+            row = line[k]
+            base_row = base[k]
+            for q in range(2 * n2):
+                row[q] = base_row[q]
     turn = 0
     left = 1
     while left and (plies < 0 or turn <= plies):
@@ -371,15 +398,15 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                 table = rack_values
             if n_members >= SHARE_MIN_LINES:
                 shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                               base_cells, rack, keys, table, bound, members, n_members, cells,
-                               changed, changed_count, avoid_params, cover_params, replies,
-                               found, avoid_out, avoid_equity, out, equity, squares)
+                               setups, lines, rack, keys, table, bound, members, n_members,
+                               cells, changed, changed_count, avoid_params, replies, found,
+                               avoid_out, avoid_equity, out, equity, squares, kept)
             else:
                 members[0] = i
                 n_members = 1
-                found[0] = search(params, arcs, node_mask, values, letter_mult, word_mult,
-                                  order, cells[i * n2:(i + 1) * n2], rack, keys, table, bound,
-                                  BEST_PLAY, replies, equity)
+                found[0] = prepared_search(params, arcs, node_mask, values, letter_mult,
+                                           word_mult, order, setups[i], rack, keys, table,
+                                           bound, BEST_PLAY, replies, equity)
             for m in range(n_members):
                 j = members[m]
                 grouped[j] = 1
@@ -411,6 +438,11 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                     racks[at + (packed & 255)] -= 1
                     changed[i * n2 + changed_count[i]] = square
                     changed_count[i] += 1
+                    laid_squares[k] = square
+                    laid_codes[k] = (packed >> 8) & 255
+                line = setups[i]
+                update_setup(params, arcs, node_mask, values, order, laid_squares, laid_codes,
+                             placed, line[0], line[1], line[2], line[3])
                 for _ in range(min(placed, unseen - bag_at[i])):
                     racks[at + dealing[bag_at[i]]] += 1
                     bag_at[i] += 1

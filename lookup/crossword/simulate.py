@@ -335,17 +335,17 @@ def _kernel(compiled: bool) -> dict:
 
 @functools.cache
 def _compiled_sources():
-    """sim_kernel's namespace with turn_kernel's covering_search compiled (compiled_extension
+    """sim_kernel's namespace with endgame_kernel's prepared_search compiled (compiled_extension
     swaps in the compiled engine kernel's functions only): what the compiled kernel is built
     from, one object so that compiled_extension's cache keeps it.
     """
-    from lookup.crossword import turn_kernel
+    from lookup.crossword import endgame, endgame_kernel
     from lookup.crossword.engine_numba import compiled_extension
 
     sources = types.ModuleType(sim_kernel.__name__, sim_kernel.__doc__)
     sources.__dict__.update(vars(sim_kernel))
-    sources.covering_search = compiled_extension(
-        turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)["covering_search"]
+    sources.prepared_search = compiled_extension(
+        endgame_kernel, endgame.KERNEL_FUNCTIONS)["prepared_search"]
     return sources
 
 
@@ -426,8 +426,11 @@ class _KernelLines:
         self.active = ints(len(plays))
         self.results = floats(len(plays))
         codes = sim_kernel.CODES
+        squares = 2 * engine.size * engine.size
+        setups = np.zeros((len(plays) + 1, 4, squares), dtype=np.int64) if compiled else \
+            [[[0] * squares for _ in range(4)] for _ in range(len(plays) + 1)]
         self.work = (floats(len(plays)), floats(len(plays)), floats(MAX_TARGETS), floats(2),
-                     ints(256), floats(256), ints(codes), ints(codes), ints(codes))
+                     ints(256), floats(256), ints(codes), ints(codes), ints(codes), setups)
 
     def values(self, order: list, pruned: list) -> list:
         """The value of every candidate not pruned over the dealing `order` (lexicon codes)."""
