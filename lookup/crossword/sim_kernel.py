@@ -440,9 +440,10 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                     changed_count[i] += 1
                     laid_squares[k] = square
                     laid_codes[k] = (packed >> 8) & 255
-                line = setups[i]
-                update_setup(params, arcs, node_mask, values, order, laid_squares, laid_codes,
-                             placed, line[0], line[1], line[2], line[3])
+                if plies < 0 or turn < plies:  # a search of the line's board follows
+                    line = setups[i]
+                    update_setup(params, arcs, node_mask, values, order, laid_squares,
+                                 laid_codes, placed, line[0], line[1], line[2], line[3])
                 for _ in range(min(placed, unseen - bag_at[i])):
                     racks[at + dealing[bag_at[i]]] += 1
                     bag_at[i] += 1
