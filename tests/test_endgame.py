@@ -160,14 +160,17 @@ def test_a_node_budget_stops_after_the_last_round_it_covers(game, compiled):
 
 
 def kernel_agrees(engine, board, rack, other, scoreless=0, plies=None):
-    """The kernel's search (KernelSearch) against EndgameSearch: the same value, exactness,
-    depth and nodes (the same tree: same order, same table, same horizon), and an exact line
-    worth the value; to the end, also against plain minimax.
+    """The kernel's search (KernelSearch) against EndgameSearch: searching whole windows, the
+    same value, exactness, depth and nodes (the same tree: same order, same table, same
+    horizon), and an exact line worth the value; to the end, also against plain minimax.
+    By null windows (MTD(f), the default), the same value and line worth; an MTD(f) round
+    may find no depth cut where the whole window meets one, and stop early, exact (then its
+    value is the value to the end).
     """
     label = f"{engine.cw.id} racks {rack!r} {other!r} compiled {engine.compiled}"
     racks = [engine.rack_counts(r, board) for r in (rack, other)]
     python = EndgameSearch(engine, engine.cells(board), racks, scoreless)
-    kernel = KernelSearch(engine, engine.cells(board), racks, scoreless)
+    kernel = KernelSearch(engine, engine.cells(board), racks, scoreless, null_windows=False)
     expected = python.solve(plies=plies)
     value, line, exact, depth = kernel.solve(plies=plies)
     assert (value, exact, depth, kernel.nodes) == (expected[0], expected[2], expected[3],
@@ -177,6 +180,17 @@ def kernel_agrees(engine, board, rack, other, scoreless=0, plies=None):
         assert line_value(engine.cw, moves, (rack, other), scoreless) == value, label
     if plies is None:
         assert value == minimax(engine, board, (rack, other), scoreless, memo={}), label
+    windows = KernelSearch(engine, engine.cells(board), racks, scoreless)
+    value, line, exact, depth = windows.solve(plies=plies)
+    if plies is None or (exact, depth) == (expected[2], expected[3]):
+        assert (value, exact) == (expected[0], expected[2]), label
+    else:
+        assert exact and depth < plies, label
+        assert value == EndgameSearch(engine, engine.cells(board), racks,
+                                      scoreless).solve()[0], label
+    if exact:
+        moves = line_moves(engine, board, line)
+        assert line_value(engine.cw, moves, (rack, other), scoreless) == value, label
 
 
 KERNEL_GAMES = [game for game in GAMES if game != "erudit-ru"]  # repeat_words: the kernel's
@@ -241,7 +255,7 @@ def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
     grown = []
     for board, rack, other in fixture_endgames("scrabble-en", 4):
         racks = [engine.rack_counts(r, board) for r in (rack, other)]
-        kernel = KernelSearch(engine, engine.cells(board), racks)
+        kernel = KernelSearch(engine, engine.cells(board), racks, null_windows=False)
         small = _Workspace(engine)
         small.grow_records(1)
         small.arena = small.zeros(16 * small.width)
