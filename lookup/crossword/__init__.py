@@ -11,7 +11,8 @@ lookup/formats.py, lookup/gaddag.py, ...):
 - placement.py and turn.py (one placement's or one turn's checks and score), turn_kernel.py
   (the engine's search restricted to plays that cover given squares), turn_search.py (Erudit's
   multi-word turns: ClusterSearch), leaves.py and equity.py (what kept tiles are worth);
-- endgame_kernel.py and sim_kernel.py (the look-ahead's compiled loops), endgame.py and
-  simulate.py (look-ahead on one position);
+- endgame_kernel.py, then sim_kernel.py (the look-ahead's compiled loops; the simulation's
+  searches run the endgame kernel's prepared_search), endgame.py and simulate.py (look-ahead
+  on one position);
 - game.py, the facade.
 """
