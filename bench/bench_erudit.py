@@ -123,7 +123,7 @@ def run() -> list[dict]:
             best = found[0].score if found else 0
             points["full"].append(best)
             clusters.append(len(search.seen))
-            groups.append(len(search.tried))
+            groups.append(search.choices_tried)
             started = time.process_time()
             ClusterSearch(cw._turn_search(board, codes, None), cover).best(TOP)
             seconds["top"].append(time.process_time() - started)
@@ -164,7 +164,7 @@ def run() -> list[dict]:
                             note=f"{note}max {max(seconds[method]) * 1000:,.0f} ms"))
         rows.append(row(f"{label}: full search, clusters listed, median",
                         statistics.median(clusters), "clusters",
-                        note=f"p95 {p95(clusters):,}; groups tried for joins: median "
+                        note=f"p95 {p95(clusters):,}; choices tried for joins: median "
                         f"{statistics.median(groups):,}, p95 {p95(groups):,}"))
         rows.append(row(f"{label}: search_turns(seconds={BUDGET}), best score exact",
                         100 * exact / n, "%", higher_is_better=True,

@@ -38,6 +38,15 @@ from typing import NamedTuple
 import numpy as np
 
 from lookup.crossword.board import BLANK, LETTER_MASK, Board, run_bounds, runs_through
+from lookup.crossword.engine_kernel import (
+    R_BLANKS,
+    R_DIRECTION,
+    R_LENGTH,
+    R_LINE,
+    R_SCORE,
+    R_START,
+    RECORD_FIELDS,
+)
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
 from lookup.crossword.turn_kernel import (
@@ -417,6 +426,9 @@ class ClusterSearch:
                        {word_key(codes[letter] for letter in word) for word in search.played
                         if all(letter in codes for letter in word)})
         self.seen: dict = {}
+        # The choices of a join's clusters tried (_choices; on the turn kernel, the table of
+        # Cover.tried_table).
+        self.tried = set()
         # _add's layouts by (shape, the last part's squares, extends).
         self.layouts: dict = {}
         self.proven = True
@@ -444,6 +456,13 @@ class ClusterSearch:
         self.alone: list = []
         self.best_one = None
         self.bingo = search.bingo if sum(rack) == search.rack_size else 0
+
+    @property
+    def choices_tried(self) -> int:
+        """How many choices of one cluster per class of a group the joins have tried."""
+        if isinstance(self.tried, set):
+            return len(self.tried)
+        return int(self.tried[1][0])
 
     def kept(self, m: int) -> list[int]:
         """The tiles of sub-multiset `m` as lexicon codes (0 a blank)."""
@@ -685,21 +704,35 @@ class ClusterSearch:
                             float(self.bingo), np.array(self.leave, dtype=np.float64),
                             np.array(self.best_one or [], dtype=np.int64)]
         self._bounds[2] = float(self.threshold)
-        made, rows, plays = self.cover.lay(s.cells, flat, starts, before_used, before_score,
-                                           self.stride_codes, self.seen_table, self._bounds)
+        made, rows, records = self.cover.lay(s.cells, flat, starts, before_used, before_score,
+                                             self.stride_codes, self.seen_table, self._bounds)
         found = []
-        for count, (request, again, used, gain, one_tile) in enumerate(made):
-            if count & 63 == 63 and self._late():
+        # (Read 64 at a time, the budget looked at between: thousands with two blanks.)
+        for first in range(0, len(made), 64):
+            if first and self._late():
                 break
+            found += self._made(parents, made[first:first + 64].tolist(),
+                                rows[first:first + 64].tolist(),
+                                records[first:first + 64].tolist())
+        return found
+
+    def _made(self, parents: list, made: list, rows: list, records: list) -> list:
+        """The clusters of turn_kernel.lay_batch's rows (_laid_compiled: `parents` are its
+        requests' (tiles before, _before's tuple, plays before, extends)).
+        """
+        found = []
+        for (request, again, used, gain, one_tile), row, record in zip(made, rows, records):
             base, before, plays_before, extends = parents[request]
             zone_before, score_before, words_before, occupied_before, _used = before
-            row = rows[count]
             key = row[L_KEY] << 60 | row[L_KEY + 1]
+            play = (-record[R_SCORE], record[R_DIRECTION], record[R_LINE], record[R_START],
+                    tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
+                    record[R_BLANKS])
             if again:
                 # (As in _add.)
                 known = self.seen[key]
                 if len(plays_before) + 1 < len(known.plays):
-                    known.plays = plays_before + (plays[count],)
+                    known.plays = plays_before + (play,)
                 continue
             left = self.tile_count[self.full - used]
             tiles = row[L_TILES]
@@ -744,7 +777,7 @@ class ClusterSearch:
                     at += 2
                 k.words = tuple(words)
                 k.legal = len(set(words)) == len(words) and self.played.isdisjoint(words)
-            k.plays = plays_before + (plays[count],)
+            k.plays = plays_before + (play,)
             k.counts = self.left_of[used]
             k.one_tile = one_tile
             self.seen[key] = k
@@ -1432,8 +1465,8 @@ class Cover:
       turn_kernel.lay_batch's clusters of the requests (_lay_request's arrays one after
       another in the list `requests`, request r from starts[r]; `strides`:
       ClusterSearch.stride_codes; `seen`: the table of cover.seen_table(), grown here when it
-      fills; bounds: lay_batch's arguments from `full` to `best_one`), as (made rows, laid
-      rows, plays), lists, the plays as Step lists them;
+      fills; bounds: lay_batch's arguments from `full` to `best_one`), as arrays of made
+      rows, laid rows and records (valid until the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
       fresh): turn_kernel.join_groups's rows on the position `cells`;
     - cover.join_choices(cells, groups, first, last, request, threshold, extra, tried): the
@@ -1492,15 +1525,6 @@ def covering_step(cw, compiled: bool) -> Cover:
 
     from lookup.crossword import turn_kernel
     from lookup.crossword.engine import move_engine
-    from lookup.crossword.engine_kernel import (
-        R_BLANKS,
-        R_DIRECTION,
-        R_LENGTH,
-        R_LINE,
-        R_SCORE,
-        R_START,
-        RECORD_FIELDS,
-    )
     from lookup.crossword.engine_numba import compiled_extension
 
     engine = move_engine(cw, compiled=True)
@@ -1552,7 +1576,7 @@ def covering_step(cw, compiled: bool) -> Cover:
         starts = np.array(starts, dtype=np.int64)
         before_used = np.array(before_used, dtype=np.int64)
         before_score = np.array(before_score, dtype=np.int64)
-        made, rows, records = [], [], []
+        pieces = []
         made_count = np.zeros(1, dtype=np.int64)
         needed = np.zeros(1, dtype=np.int64)
         first, last = 0, len(starts) - 1
@@ -1563,9 +1587,7 @@ def covering_step(cw, compiled: bool) -> Cover:
                                equity, laid_room[0], ranked_room[0], *seen, *bounds,
                                *made_room, made_count, needed)
             done = made_count[0]
-            made += made_room[0][:done].tolist()
-            rows += made_room[1][:done].tolist()
-            records += made_room[2][:done].tolist()
+            pieces.append([table[:done] for table in made_room])
             if first < last:
                 # Room for request `first`'s plays, then on from it.
                 count = int(needed[0])
@@ -1574,15 +1596,16 @@ def covering_step(cw, compiled: bool) -> Cover:
                 if count > len(laid_room[0]):
                     laid_room[0] = np.zeros((count, turn_kernel.LAID_FIELDS), dtype=np.int64)
                     ranked_room[0] = np.zeros(count, dtype=np.int64)
+                # (The rows so far are kept: the kernel writes the next call's over them.)
+                pieces[-1] = [table.copy() for table in pieces[-1]]
                 if count > len(made_room[0]):
                     made_room[:] = [np.zeros((count, fields), dtype=np.int64) for fields in (
                         turn_kernel.BATCH_FIELDS, turn_kernel.LAID_FIELDS, width)]
                 if 2 * (seen[1][0] + count) > len(seen[0]):
                     seen[0] = grown(seen[0], int(seen[1][0]) + count, 2)
-        plays = [(-record[R_SCORE], record[R_DIRECTION], record[R_LINE], record[R_START],
-                  tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
-                  record[R_BLANKS]) for record in records]
-        return made, rows, plays
+        if len(pieces) == 1:
+            return pieces[0]
+        return [np.concatenate(tables) for tables in zip(*pieces)]
 
     join_choices_kernel = kernel["join_choices"]
     found_room = [np.zeros((1024, turn_kernel.FOUND_FIELDS), dtype=np.int64)]
