@@ -11,8 +11,9 @@ scrabble-en, compiled engine:
   unseen) from greedy self-play positions with 7 tiles in the bag, shared and alone.
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
   solve time of 4-, 6- and 8-ply searches on the compiled kernel (lookup/crossword/endgame.py
-  KernelSearch), against EndgameSearch (Python negamax around the compiled move engine; the
-  same nodes) at 4 and 6 plies (macondo: an 8-ply endgame in 1.19 s).
+  KernelSearch, its rounds by null windows), against EndgameSearch (Python negamax around the
+  compiled move engine, whole windows: the kernel's tree with null_windows false) at 4 and 6
+  plies (macondo: an 8-ply endgame in 1.19 s).
 - The one-tile pre-endgame (lookup/crossword/simulate.py pre_endgame) from greedy self-play
   (the turn one tile is left in the bag): median time per position, each line solved 4 plies
   deep.
