@@ -226,7 +226,9 @@ def plain_best_reply(engine, cells, rack, table):
     the order of lookup/crossword/movegen.generate (direction, line, start, word codes, blank
     bits). (record tuple, equity), or (None, None) without a play.
     """
-    records, count = engine.search_cells(cells, rack)
+    # (search_cells takes the cells as MoveEngine.cells gives them: an array when compiled.)
+    records, count = engine.search_cells(
+        np.asarray(cells, dtype=np.int64) if engine.compiled else cells, rack)
     rows = records.tolist() if engine.compiled else list(records)
     keys = [int(k) for k in table.keys] if table is not None else []
     best = None
