@@ -148,11 +148,11 @@ def test_the_compiled_cover_and_the_move_generator_find_the_same_turns():
        repeats=st.booleans(), top=st.sampled_from([1, 10, 10 ** 6]))
 def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size, blanks,
                                                                     repeats, top):
-    # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_request),
-    # lists the join groups there and leaves out the clusters that cannot reach the best
-    # `top` (ClusterSearch._below); the other does it all in Python (ClusterSearch._add,
-    # _grow): the same turns, parts and scores, with the board's words forbidden (word keys
-    # in both) or not.
+    # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_batch),
+    # lists the join groups and their choices there and leaves out the clusters that cannot
+    # reach the best `top` (turn_kernel._below); the other does it all in Python
+    # (ClusterSearch._add, _grow): the same turns, parts and scores, with the board's words
+    # forbidden (word keys in both) or not.
     pytest.importorskip("numba")
     cw = fixture_game(GAME)
     position = selfplay_positions(GAME)[number]

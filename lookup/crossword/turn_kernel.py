@@ -215,7 +215,6 @@ SWALLOWED_LIMIT = 28
 L_ONE_TILE = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
 L_SHAPE = L_ONE_TILE + 1
 LAID_FIELDS = L_SHAPE + 2
-BRIEF_FIELDS = 7
 # A word key is its letters' codes (1-63) in base 64, the last WORD_LOW_LETTERS of them in the
 # low number, the others in the high: key = high << (6 * WORD_LOW_LETTERS) | low.
 WORD_LOW_LETTERS = 10
@@ -223,15 +222,15 @@ WORD_LOW_LETTERS = 10
 
 def _table_slot(table, key, at, words):
     """The slot of the key key[at:at + words] in the open-addressing table `table` (rows, the
-    key in the first `words` numbers, a power of two of them, -1 first in a free row): its
-    row, or the free row where it would go.
+    key in the first `words` numbers, a power of two of them, TABLE_EMPTY first in a free
+    row): its row, or the free row where it would go.
     """
     mask = table.shape[0] - 1
     h = 0
     for w in range(words):
         h = h * 1000003 ^ key[at + w]
     slot = h & mask
-    while table[slot, 0] != -1:
+    while table[slot, 0] != TABLE_EMPTY:
         same = True
         for w in range(words):
             if table[slot, w] != key[at + w]:
@@ -248,7 +247,7 @@ def table_grow(table, larger, words):
     empty table `larger`.
     """
     for row in range(table.shape[0]):
-        if table[row, 0] != -1:
+        if table[row, 0] != TABLE_EMPTY:
             slot = _table_slot(larger, table[row], 0, words)
             for f in range(table.shape[1]):
                 larger[slot, f] = table[row, f]
