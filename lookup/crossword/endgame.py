@@ -17,10 +17,12 @@ last. Plays come from the fast engine (lookup/crossword/engine.py), each board a
 per search; one ply above the depth cut a single best-play search gives the node's value
 (EndgameSearch). Positions change in place and are restored after each move.
 
-Two implementations of that one search, which visit the same nodes in the same order and give
-the same values (tests/test_endgame.py): EndgameSearch, Python around the move engine, and
-KernelSearch, the whole search compiled (lookup/crossword/endgame_kernel.py: an explicit stack,
-a fixed-size table, move lists kept in an arena; 3-4x the nodes per second). endgame_search
+Two implementations of that one search, which give the same values (tests/test_endgame.py):
+EndgameSearch, Python around the move engine, and KernelSearch, the whole search compiled
+(lookup/crossword/endgame_kernel.py: an explicit stack, a fixed-size table, move lists kept in
+an arena; 3-4x the nodes per second). KernelSearch finds each round's value by null-window
+searches (MTD(f)); searching whole windows instead (null_windows=False) it visits the same
+nodes as EndgameSearch in the same order, which the tests check. endgame_search
 picks KernelSearch on the compiled engine when the game allows repeated words (the kernel does
 not know the board's words), else EndgameSearch; solve_endgame and the pre-endgame use it.
 
