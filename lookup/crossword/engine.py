@@ -70,6 +70,15 @@ def numba_available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
+def record_play(rows: list, at: int = 0) -> tuple:
+    """The play recorded at rows[at:] (engine_kernel's record, as a list) as line_plays lists
+    plays: (-score, direction, line, start, main word codes, blank bits).
+    """
+    return (-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE], rows[at + R_START],
+            tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
+            rows[at + R_BLANKS])
+
+
 def _gaddag_table(values) -> np.ndarray:
     """The GADDAG's arcs or node masks for the compiled kernel: int32 when every entry fits (29
     bits on the games' lexicons), else int64. Half the bytes the walk reads at random: a
@@ -413,12 +422,7 @@ class MoveEngine:
                 cutoff = np.partition(worth, count - top)[count - top] - cutoff_margin
                 starts = (np.flatnonzero(worth >= cutoff) * width).tolist()
             rows = rows.tolist()
-        plays = []
-        for at in starts:
-            plays.append((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
-                          rows[at + R_START],
-                          tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + rows[at + R_LENGTH]]),
-                          rows[at + R_BLANKS]))
+        plays = [record_play(rows, at) for at in starts]
         plays.sort()
         return plays
 
@@ -444,13 +448,7 @@ class MoveEngine:
         if self.compiled:
             rows = rows.tolist()
         width = self.width
-        keyed = []
-        for at in range(0, count * width, width):
-            length = rows[at + R_LENGTH]
-            keyed.append((-rows[at + R_SCORE], rows[at + R_DIRECTION], rows[at + R_LINE],
-                          rows[at + R_START],
-                          tuple(rows[at + RECORD_FIELDS:at + RECORD_FIELDS + length]),
-                          rows[at + R_BLANKS], at))
+        keyed = [(*record_play(rows, at), at) for at in range(0, count * width, width)]
         keyed.sort()
         return [self.move(rows, board, item[-1]) for item in keyed]
 

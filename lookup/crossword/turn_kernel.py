@@ -344,7 +344,7 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
             for w in range(TRIED_WORDS):
                 key[w] = 0
             for j in range(members):
-                # Sorted into key: insertion sort on the members' indexes.
+                # Sorted into key: each index at its rank among the members' (distinct).
                 value = chosen[j]
                 rank = 0
                 for other in range(members):

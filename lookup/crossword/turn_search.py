@@ -38,15 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from lookup.crossword.board import BLANK, LETTER_MASK, Board, run_bounds, runs_through
-from lookup.crossword.engine_kernel import (
-    R_BLANKS,
-    R_DIRECTION,
-    R_LENGTH,
-    R_LINE,
-    R_SCORE,
-    R_START,
-    RECORD_FIELDS,
-)
+from lookup.crossword.engine import record_play
 from lookup.crossword.move import Move
 from lookup.crossword.scoring import score_runs
 from lookup.crossword.turn_kernel import (
@@ -699,7 +691,7 @@ class ClusterSearch:
             before_score.append(before[1])
             parents.append((base, before, tuple(play for k in group for play in k.plays),
                             extends))
-        if self._bounds is None or (self.best_one is not None and len(self._bounds[-1]) == 0):
+        if self._bounds is None:
             self._bounds = [self.full, np.array(self.tile_count, dtype=np.int64), 0.0,
                             float(self.bingo), np.array(self.leave, dtype=np.float64),
                             np.array(self.best_one or [], dtype=np.int64)]
@@ -725,9 +717,7 @@ class ClusterSearch:
             base, before, plays_before, extends = parents[request]
             zone_before, score_before, words_before, occupied_before, _used = before
             key = row[L_KEY] << 60 | row[L_KEY + 1]
-            play = (-record[R_SCORE], record[R_DIRECTION], record[R_LINE], record[R_START],
-                    tuple(record[RECORD_FIELDS:RECORD_FIELDS + record[R_LENGTH]]),
-                    record[R_BLANKS])
+            play = record_play(record)
             if again:
                 # (As in _add.)
                 known = self.seen[key]
@@ -947,6 +937,7 @@ class ClusterSearch:
             for k in found:
                 if len(k.tiles) == 1:
                     self.best_one[k.used] = max(self.best_one[k.used], k.score)
+            self._bounds = None  # (made again with best_one)
         return found
 
     def _joins(self) -> int:
