@@ -738,7 +738,9 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     # the letter of stack frame d: main word's tiles, word multiplier, cross words at
     # partial[3d:3d + 3]; a play whose score so bounded cannot reach the best is not scored.
     partial = int_array(3 * (size + 2))
-    floor = 0.0  # BEST_AVOIDING: the lowest of the targets' best equities once all are found
+    # BEST_AVOIDING: the lowest of the targets' best equities once all are found (kept as
+    # each target's best changes).
+    floor = 0.0
 
     for vi in range(nvisit):
         # Anchors by decreasing bound (_anchor_order): once a bound plus the largest leave value
@@ -749,11 +751,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
             if found and bounds[vi] + leave_max < best:
                 break
         elif mode > BEST_PLAY and targets and found == (1 << targets) - 1:
-            lowest = best_equity[0]
-            for k in range(1, targets):
-                if best_equity[k] < lowest:
-                    lowest = best_equity[k]
-            if bounds[vi] + leave_max < lowest:
+            if bounds[vi] + leave_max < floor:
                 break
         o = visit[vi] // n2
         base = o * n2
