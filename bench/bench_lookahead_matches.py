@@ -7,9 +7,12 @@
   6 plies, no deeper round after a number of positions).
 - The simulating bot against the equity bot over SIM_PAIRS mirrored pairs (lookup/play/match.py,
   bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET, or
-  SIM_SECONDS of simulation per move when set). One process; each batch of pairs is appended
-  to a checkpoint file (MATCH_CHECKPOINT) and a rerun with the same seed and budget goes on
-  from there (more SIM_PAIRS extends the match). Goal: at least 60 % wins (macondo's
+  SIM_SECONDS of simulation per move when set, or SIM_BUDGET's changes to it, a JSON object
+  such as {"candidates": 40, "iterations": 1000}). One process; each batch of pairs is
+  appended to a checkpoint file (MATCH_CHECKPOINT) and a rerun with the same seed and budget
+  goes on from there (more SIM_PAIRS extends the match). MATCH_SHARD=i/n plays only the
+  batches whose number is i modulo n, so n processes (one per core) can share one checkpoint
+  file; the CPU seconds recorded stay those of one core. Goal: at least 60 % wins (macondo's
   simulating bot: 63.4 % of 2,126 games against its leave bot, +16.3 points per game).
   Then the same match on each of the other games (OTHER_GAMES) over OTHER_PAIRS pairs, with
   the same budget, each with its own checkpoint (MATCH_CHECKPOINT's name with the game's
@@ -46,6 +49,8 @@ ENDGAME_GAMES = int(os.environ.get("ENDGAME_GAMES", "2000"))
 SIM_PAIRS = int(os.environ.get("SIM_PAIRS", "1000"))
 SEED = int(os.environ.get("MATCH_SEED", "1"))
 SIM_SECONDS = float(os.environ.get("SIM_SECONDS", "0"))
+SIM_BUDGET = json.loads(os.environ.get("SIM_BUDGET", "{}"))
+SHARD, SHARDS = (int(part) for part in os.environ.get("MATCH_SHARD", "0/1").split("/"))
 OTHER_GAMES = ("wordfeud-en", "wordfeud-nl", "erudit-ru")
 OTHER_PAIRS = int(os.environ.get("OTHER_SIM_PAIRS", "300"))
 MATCH_CHECKPOINT = Path(os.environ.get(
@@ -228,23 +233,30 @@ def checkpointed_match(game: str, pairs: int, seed: int, sim_budget: dict, path:
     from lookup.play.match import PAIR_STRIDE, MatchResult, play_pairs
 
     key = {"game": game, "seed": seed, "sim_budget": sim_budget, "batch": batch}
-    done = []
+    done = {}
     if path.exists():
-        done = [json.loads(line) for line in path.read_text().splitlines() if line]
-        done = [entry for entry in done if entry["key"] == key]
+        entries = [json.loads(line) for line in path.read_text().splitlines() if line]
+        # Entries written before MATCH_SHARD have no "start": they are batches 0, 1, ... in order.
+        mine = [entry for entry in entries if entry["key"] == key]
+        for number, entry in enumerate(mine):
+            done[entry.get("start", number * batch)] = entry
     total, seconds = MatchResult(), 0.0
-    for entry in done:
+    for _start, entry in sorted(done.items()):
         total.merge(MatchResult(**entry["result"]))
         seconds += entry["seconds"]
     first = seed * PAIR_STRIDE
     with path.open("a") as checkpoint:
-        for start in range(len(done) * batch, 0 if RECORDED_ONLY else pairs, batch):
+        for start in range(0, 0 if RECORDED_ONLY else pairs, batch):
+            if start in done or start // batch % SHARDS != SHARD:
+                continue
             started = time.process_time()
             part = play_pairs(game, "sim", "equity",
                               range(first + start, first + min(start + batch, pairs)),
                               sim_budget=sim_budget)
             spent = time.process_time() - started
-            checkpoint.write(json.dumps({"key": key, "result": dataclasses.asdict(part),
+            # One write of one line: shards appending to the same file do not interleave.
+            checkpoint.write(json.dumps({"key": key, "start": start,
+                                        "result": dataclasses.asdict(part),
                                         "seconds": spent}) + "\n")
             checkpoint.flush()
             total.merge(part)
@@ -274,6 +286,7 @@ def sim_match_rows() -> list[dict]:
     from lookup.play.match import sim_options
 
     budget = {"seconds": SIM_SECONDS, "iterations": None} if SIM_SECONDS else {}
+    budget.update(SIM_BUDGET)
     rows = []
     if SIM_PAIRS:
         result, seconds = checkpointed_match(GAME, SIM_PAIRS, SEED, budget, MATCH_CHECKPOINT)
