@@ -4,6 +4,7 @@ force over sequences of single-line placements (tests/crossword_oracle.py), with
 and two; the time budget; the rules of a turn, its score, and bad input."""
 
 import functools
+import gc
 import math
 import random
 
@@ -196,6 +197,29 @@ def test_a_time_budget_answers_the_best_found_and_says_it_is_not_proven():
     assert not hurried.proven
     assert [m.score for m in hurried.moves] == HURRIED_SCORES
     assert all(cw.validate(board, m, rack=position["rack"]) == [] for m in hurried.moves)
+
+
+def test_the_search_leaves_the_cycle_collector_as_it_found_it():
+    # ClusterSearch.best turns Python's cyclic garbage collector off while it searches and
+    # back on only when it was on (a caller that turned it off keeps it off), also on error.
+    cw = fixture_game(GAME)
+    position = selfplay_positions(GAME)[3]
+    board = cw.parse_board(position["board"])
+    assert gc.isenabled()
+    assert [m.score for m in cluster_turns(cw, board, position["rack"], 3)] == [67, 62, 62]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert [m.score for m in cluster_turns(cw, board, position["rack"], 1)] == [67]
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(position["rack"], board), None),
+                           covering_step(cw, False))
+    search._single_plays = None  # the search fails at its first step
+    with pytest.raises(TypeError):
+        search.best(1)
+    assert gc.isenabled()
 
 
 @pytest.mark.parametrize("seconds", [0, -1, math.nan, math.inf, "1", True])
