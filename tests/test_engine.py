@@ -189,6 +189,18 @@ def test_compiled_engine_equals_moves_on_every_position(game):
     assert checked == FIXTURE_CASES[game]
 
 
+def test_the_compiled_engine_keeps_the_gaddag_as_one_array_of_the_index_s_words():
+    # arcs[p] is node_mask[p + 1] (lookup/graph.py): the compiled kernel's arcs are a view of
+    # its node masks one position on, so a node's mask and its first arcs share a cache line.
+    pytest.importorskip("numba")
+    engine = MoveEngine(fixture_game("scrabble-en"), compiled=True)
+    tables = engine.lexicon.tables
+    _params, arcs, node_mask = engine.kernel_constants[:3]
+    assert arcs.base is node_mask and arcs.dtype == node_mask.dtype == np.int32
+    assert np.array_equal(node_mask, np.asarray(tables.node_mask))
+    assert np.array_equal(arcs, np.asarray(tables.arcs))
+
+
 @pytest.mark.parametrize("compiled", [False, True])
 def test_the_best_play_skips_a_repeated_word_under_the_erudit_rule(compiled):
     if compiled and not numba_available():

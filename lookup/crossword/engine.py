@@ -156,8 +156,12 @@ class MoveEngine:
             self._search = kernel["search"]
             self._fill_leave_table = kernel["fill_leave_table"]
             self._sub_leave_keys = kernel["sub_leave_keys"]
-            self._constants = (np.asarray(params, dtype=np.int64), _gaddag_table(tables.arcs),
-                               _gaddag_table(tables.node_mask),
+            # One array for both, as the index lays them out (GaddagTables: arcs are the node
+            # masks' words one position on), so that a node's tile mask and its first arcs
+            # share a cache line; two copies kept them a table apart (searches 2-18 % slower,
+            # bench/results.md "lookahead") and twice the memory.
+            words = _gaddag_table(tables.node_mask)
+            self._constants = (np.asarray(params, dtype=np.int64), words[1:], words,
                                *(np.asarray(c, dtype=np.int64) for c in constants[3:]))
         else:
             self._search = search

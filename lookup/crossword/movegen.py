@@ -80,7 +80,9 @@ class GaddagTables:
         node_mask: indexed by the arc index p where a node starts, the bitmask of the node's
             tiles (bit k = tile k); node_mask[0] is 0. With it, the arc of tile t of a node is
             found without scanning (lookup/crossword/cross_check.arc_for). Other indexes hold other
-            words.
+            words: node_mask is the index's words and arcs the same words one position on
+            (arcs[p] is node_mask[p + 1]; lookup/graph.py), which the compiled engine keeps as
+            one array.
     """
 
     alphabet: str
