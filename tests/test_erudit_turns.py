@@ -9,7 +9,7 @@ import math
 import random
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from crossword_oracle import brute_force_turns, grid_of
@@ -17,6 +17,7 @@ from crossword_support import (
     blank_variant,
     fixture_game,
     fixture_index,
+    fixture_words,
     game_with_words,
     rules,
     selfplay_positions,
@@ -144,6 +145,17 @@ def test_the_compiled_cover_and_the_move_generator_find_the_same_turns():
         assert compiled == plain, f"position {number}"
 
 
+def drawn_position(number: int, size: int, blanks: int) -> tuple:
+    """(fixture game, board, rack) of self-play position `number`: the first `size` tiles of
+    its rack with `blanks` of them blanks (hypothesis rejects a rack that cannot have them)."""
+    cw = fixture_game(GAME)
+    position = selfplay_positions(GAME)[number]
+    board = cw.parse_board(position["board"])
+    rack = blank_variant(cw, board, position["rack"][:size], blanks)
+    assume(rack is not None)
+    return cw, board, rack
+
+
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(number=st.integers(0, 199), size=st.integers(2, 6), blanks=st.integers(0, 2),
        repeats=st.booleans(), top=st.sampled_from([1, 10, 10 ** 6]))
@@ -155,11 +167,7 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
     # (ClusterSearch._add, _grow): the same turns, parts and scores, with the board's words
     # forbidden (word keys in both) or not.
     pytest.importorskip("numba")
-    cw = fixture_game(GAME)
-    position = selfplay_positions(GAME)[number]
-    board = cw.parse_board(position["board"])
-    rack = blank_variant(cw, board, position["rack"][:size], blanks)
-    assume(rack is not None)
+    cw, board, rack = drawn_position(number, size, blanks)
     played = played_set(board, None) if repeats else None
     found = []
     for compiled in (True, False):
@@ -167,6 +175,131 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
         found.append([(move.notation(), move.score) for move in
                       ClusterSearch(search, covering_step(cw, compiled)).best(top)])
     assert found[0] == found[1]
+
+
+def join_rows(cw, board, rack: str, top: int, look_first: bool) -> tuple:
+    """(the rows of every join choice that reaches, the best `top` turns) of the compiled
+    search, its join groups looked at as a whole first or not (turn_kernel.join_choices)."""
+    cover = covering_step(cw, True, look_first=look_first)
+    rows = []
+    one_by_one = cover.join_choices
+
+    def recorded(*arguments):
+        found = one_by_one(*arguments)
+        rows.extend(found)
+        return found
+
+    cover.join_choices = recorded
+    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(rack, board), set()), cover)
+    return rows, [(move.notation(), move.score) for move in search.best(top)]
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 199), size=st.integers(4, 7), blanks=st.integers(1, 2),
+       top=st.sampled_from([1, 10]))
+def test_one_look_at_a_join_group_rules_out_only_choices_that_reach_nothing(number, size,
+                                                                           blanks, top):
+    # turn_kernel._join_may_reach looks at all of a group's choices at once (each blank's
+    # square taking any letter a choice gives it) and skips the group when no run of its lines
+    # can be a word: the choices that reach, one by one, and the turns are the same.
+    pytest.importorskip("numba")
+    cw, board, rack = drawn_position(number, size, blanks)
+    assert join_rows(cw, board, rack, top, True) == join_rows(cw, board, rack, top, False)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_a_line_word_exists_when_a_word_of_the_list_fits_it(data):
+    # turn_kernel._line_word_exists on the GADDAG against the word list itself: a word of the
+    # line's length with the fixed letters, a wild square's letter among its letters, and
+    # each empty square's letter among its check and taken from the rack (a blank: any).
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.engine import MoveEngine
+    from lookup.crossword.engine_kernel import P_ALL_LETTERS, P_ROOT
+    from lookup.crossword.engine_numba import compiled_extension
+
+    cw = fixture_game(GAME)
+    engine = MoveEngine(cw, compiled=True)
+    params, arcs, node_mask = engine.kernel_constants[:3]
+    exists = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
+        "_line_word_exists"]
+    alphabet = engine.lexicon.tables.alphabet
+    words = [w for w in fixture_words(rules(GAME).lexicon) if 2 <= len(w) <= 7]
+    letters = range(1, len(alphabet) + 1)
+    # A line shaped after a word of the list: each square fixed, wild or empty, its letters
+    # holding the word's (`fitted`: the word fits) or drawn at random.
+    model = data.draw(st.sampled_from(words))
+    fitted = data.draw(st.booleans())
+    length = len(model)
+    code, wild, check = (np.zeros(length, np.int64) for _ in range(3))
+    counts = np.zeros(len(alphabet) + 1, np.int64)
+    counts[0] = data.draw(st.integers(0, 1))
+    for k, letter in enumerate(model):
+        own = alphabet.index(letter) + 1
+        drawn = (lambda: own) if fitted else (lambda: data.draw(st.sampled_from(letters)))
+        kind = data.draw(st.sampled_from(["fixed", "wild", "empty"]))
+        if kind == "fixed":
+            code[k] = drawn()
+        elif kind == "wild":
+            code[k] = own
+            chosen = data.draw(st.sets(st.sampled_from(letters), max_size=4)) | {drawn()}
+            wild[k] = sum(1 << c for c in chosen)
+        else:
+            chosen = data.draw(st.sets(st.sampled_from(letters), max_size=6)) | {drawn()}
+            check[k] = sum(1 << c for c in chosen)
+            counts[drawn()] += 1
+    assume(not all(code))
+
+    def fits(word: str) -> bool:
+        left = counts.copy()
+        for k, letter in enumerate(word):
+            c = alphabet.index(letter) + 1
+            if code[k] and not wild[k]:
+                if c != code[k]:
+                    return False
+            elif wild[k]:
+                if not wild[k] >> c & 1:
+                    return False
+            else:
+                if not check[k] >> c & 1:
+                    return False
+                if left[c]:
+                    left[c] -= 1
+                elif left[0]:
+                    left[0] -= 1
+                else:
+                    return False
+        return True
+
+    room = [np.zeros(length + 2, np.int64) for _ in range(3)]
+    before = counts.copy()
+    found = exists(arcs, node_mask, params[P_ROOT], params[P_ALL_LETTERS], code, wild, check,
+                   0, length - 1, counts, *room)
+    expected = any(fits(w) for w in words if len(w) == length)
+    event(f"a word fits: {expected}")
+    assert found == expected
+    assert np.array_equal(counts, before)
+
+
+@pytest.mark.full
+def test_one_look_at_a_join_group_on_real_two_blank_positions():
+    cw = real_game()
+    checked = rows = 0
+    for position in selfplay_positions(GAME)[30::5]:
+        board = cw.parse_board(position["board"])
+        rack = blank_variant(cw, board, position["rack"], 2)
+        if rack is None or len(rack) < cw.rules.rack_size:
+            continue
+        looked = join_rows(cw, board, rack, 1, True)
+        assert looked == join_rows(cw, board, rack, 1, False), rack
+        checked += 1
+        rows += len(looked[0])
+        if checked == 8:
+            break
+    assert (checked, rows) == (8, 666)
 
 
 def test_the_compiled_step_and_the_move_generator_find_the_same_greedy_turns():

@@ -13,7 +13,9 @@ flagging the squares a part must cover loses no play that covers one of them. `j
 runs it on many boards in one call, to tell which of a join's choices of blank letters have a
 play at all (ClusterSearch tries thousands, and one in a hundred has); `join_choices` lists
 the choices of many groups (one cluster of each member class, those not tried before) and
-keeps those that reach. `lay_covering` lists
+keeps those that reach, a group of several choices first looked at as a whole
+(`_join_may_reach`: its choices differ only in their blanks' letters, and most groups have none
+that reaches). `lay_covering` lists
 the plays and lays each as the next part of a cluster in the same call: its new tiles, the
 cluster's key, score, zone and words (ClusterSearch's `_add` and `_layout` in Python, which the
 tests hold it to), so that ClusterSearch makes only the clusters it has not seen.
@@ -253,15 +255,231 @@ def table_grow(table, larger, words):
                 larger[slot, f] = table[row, f]
 
 
+def _line_word_exists(arcs, node_mask, root, all_letters, code, wild, check, first, last,
+                      counts, node_at, candidates, taken):
+    """Whether some word fills the squares first..last of a line (code[k]: the letter there, 0
+    empty; wild[k]: when not 0, the letters that will do there instead of code[k]'s; check[k]:
+    the letters an empty square may take), its
+    empty squares with tiles of `counts` (by code, counts[0] blanks: any letter), read on the
+    GADDAG from its first letter (that letter, the separator, then the rest). counts is as it
+    was on return; node_at, candidates, taken are room (last - first + 2 entries).
+    """
+    length = last - first + 1
+    rack_mask = 0
+    for letter in range(1, len(counts)):
+        if counts[letter]:
+            rack_mask |= 1 << letter
+    d = 0
+    node_at[0] = root
+    taken[0] = -1
+    candidates[0] = -1
+    while d >= 0:
+        k = first + d
+        node = node_at[d]
+        mask = node_mask[node]
+        if candidates[d] < 0:
+            if code[k]:
+                if wild[k]:
+                    candidates[d] = mask & wild[k]
+                else:
+                    candidates[d] = mask & (1 << (code[k] & LETTER_MASK))
+            else:
+                available = all_letters if counts[0] else rack_mask
+                candidates[d] = mask & check[k] & available
+        if taken[d] >= 0:
+            counts[taken[d]] += 1
+            taken[d] = -1
+        if not candidates[d]:
+            candidates[d] = -1
+            d -= 1
+            continue
+        bit = candidates[d] & -candidates[d]
+        candidates[d] ^= bit
+        arc = arcs[node + bit_count(mask & (bit - 1))]
+        child = arc >> ARC_CHILD_SHIFT
+        if not code[k]:
+            # A tile of its letter when there is one (a blank left can do all it can).
+            letter = bit_count(bit - 1)
+            taken[d] = letter if counts[letter] else 0
+            counts[taken[d]] -= 1
+        if d == length - 1:
+            if arc & ARC_ACCEPTS:
+                for e in range(length):
+                    if taken[e] >= 0:
+                        counts[taken[e]] += 1
+                return True
+            continue
+        if d == 0:
+            # The separator (tile 0) is a node's first arc.
+            if not child or not node_mask[child] & 1:
+                continue
+            child = arcs[child] >> ARC_CHILD_SHIFT
+        if not child:
+            continue
+        d += 1
+        node_at[d] = child
+        candidates[d] = -1
+        taken[d] = -1
+    return False
+
+
+def _cross_letters(arcs, node_mask, root, all_letters, board, wild, square, step, size, exact,
+                   available, code, run_wild, check, one_blank, node_at, candidates, taken):
+    """The letters an empty `square` may take for its cross word along `step` (1: the row,
+    size: the column): `exact`, its cross check on `board`, unless a tile of that word is a
+    blank whose letter varies (wild[t]: the letters it may be, 0 for a fixed tile); then each
+    letter of `available` that makes a word with some letter of each such blank. code ..
+    taken are room (one_blank: a rack of length len(counts), here one blank).
+    """
+    n2 = size * size
+    first = square
+    while (first - step >= 0 and board[first - step]
+           and (step == size or (first - step) // size == square // size)):
+        first -= step
+    last = square
+    while (last + step < n2 and board[last + step]
+           and (step == size or (last + step) // size == square // size)):
+        last += step
+    varies = False
+    length = 0
+    at = 0
+    other = first
+    while other <= last:
+        code[length] = board[other]
+        run_wild[length] = wild[other]
+        check[length] = 0
+        if wild[other]:
+            varies = True
+        if other == square:
+            at = length
+        length += 1
+        other += step
+    if not varies:
+        return exact
+    for i in range(len(one_blank)):
+        one_blank[i] = 0
+    one_blank[0] = 1
+    letters = 0
+    remaining = available
+    while remaining:
+        bit = remaining & -remaining
+        remaining ^= bit
+        check[at] = bit
+        if _line_word_exists(arcs, node_mask, root, all_letters, code, run_wild, check, 0,
+                             length - 1, one_blank, node_at, candidates, taken):
+            letters |= bit
+    return letters
+
+
+def _join_may_reach(params, arcs, node_mask, values, order, cells, laid, choices, size_of,
+                    flags, members, lines, rack, board, ocells, checks, cross, anchor):
+    """Whether a join group may have a choice that reaches (join_choices), looked at once for
+    all its choices: the tiles of `choices` choices (`laid`, size_of (square, code) rows each,
+    on the same squares: they differ only in their blanks' letters) laid on `cells`, a blank's
+    square taking any letter a choice gives it there. True when some run of squares on one of
+    the group's `lines` (bit r: row r across, bit size + c: column c down), bounded by empty
+    squares or the edge, holds 1 to sum(rack) empty squares that cover a square flagged in
+    every row of `flags[:members]`, and can be filled with the rack's tiles into a word whose
+    tiles' cross words are words (any cross word through such a blank passes). Every play a
+    choice's joins_reaching would find is such a run, so False means no choice reaches.
+    `board` .. `anchor` are room.
+    """
+    size = params[P_SIZE]
+    n2 = size * size
+    all_letters = params[P_ALL_LETTERS]
+    for i in range(n2):
+        board[i] = cells[i]
+    # wild[square]: the letters the choices' blanks take there (0: no blank).
+    wild = int_array(n2)
+    for t in range(size_of):
+        board[laid[t, 0]] = laid[t, 1]
+    for t in range(choices * size_of):
+        if laid[t, 1] & BLANK:
+            wild[laid[t, 0]] |= 1 << (laid[t, 1] & LETTER_MASK)
+    board_setup(params, arcs, node_mask, values, order, board, ocells, checks, cross, anchor)
+    tiles_left = 0
+    counts = int_array(len(rack))
+    for code in range(len(rack)):
+        counts[code] = rack[code]
+        tiles_left += rack[code]
+    every = (1 << members) - 1
+    code = int_array(size)
+    line_wild = int_array(size)
+    check = int_array(size)
+    joined = int_array(size)
+    node_at = int_array(size + 2)
+    candidates = int_array(size + 2)
+    taken = int_array(size + 2)
+    run_code = int_array(size)
+    run_wild = int_array(size)
+    run_check = int_array(size)
+    one_blank = int_array(len(rack))
+    available = all_letters if counts[0] else 0
+    for letter in range(1, len(counts)):
+        if counts[letter]:
+            available |= 1 << letter
+    for line in range(2 * size):
+        if not lines >> line & 1:
+            continue
+        # Square k of the line, and the step across it (its cross words run that way).
+        if line < size:
+            first_square, step, cross_step = line * size, 1, size
+        else:
+            first_square, step, cross_step = line - size, size, 1
+        for k in range(size):
+            square = first_square + k * step
+            code[k] = board[square]
+            line_wild[k] = wild[square]
+            joined[k] = 0
+            for m in range(members):
+                if flags[m, square]:
+                    joined[k] |= 1 << m
+            if line < size:
+                check[k] = checks[square]
+            else:
+                check[k] = checks[n2 + (line - size) * size + k]
+            if not code[k]:
+                check[k] = _cross_letters(arcs, node_mask, params[P_ROOT], all_letters, board,
+                                          wild, square, cross_step, size, check[k], available,
+                                          run_code, run_wild, run_check, one_blank, node_at,
+                                          candidates, taken)
+        for first in range(size):
+            if first and code[first - 1]:
+                continue
+            empties = 0
+            covered = 0
+            for last in range(first, size):
+                if not code[last]:
+                    empties += 1
+                    covered |= joined[last]
+                    if empties > tiles_left:
+                        break
+                if last < size - 1 and code[last + 1]:
+                    continue
+                if covered != every:
+                    continue
+                if first == last:
+                    if check[first] & available:
+                        return True
+                elif _line_word_exists(arcs, node_mask, params[P_ROOT], all_letters, code,
+                                       line_wild, check, first, last, counts, node_at,
+                                       candidates, taken):
+                    return True
+    return False
+
+
 def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, groups,
                  first_group, last_group, used, join_start, joins, variant_start, variants,
                  tile_start, tiles, scores, tile_count, full, left_of, threshold, extra, tried,
-                 tried_count, no_keys, no_values, out, best_equity, found, found_count):
+                 tried_count, look_first, no_keys, no_values, out, best_equity, found,
+                 found_count):
     """ClusterSearch's choices of the groups first_group..last_group-1 of `groups` (join_groups
     rows) that a part can join, as rows of `found` (FOUND_FIELDS): for each group in order,
     each choice of one cluster of every member class (the last member's varying fastest) not
     in the table `tried` (added now), kept when one of the plays a join would lay covers a
-    join square of every member (joins_reaching).
+    join square of every member (joins_reaching). With `look_first`, a group of several
+    choices not tried is first looked at as a whole (_join_may_reach): most have no choice
+    that reaches, and one look rules all of theirs out (the same rows).
 
     Class c uses sub-multiset used[c], has the join squares joins[join_start[c]:join_start[c +
     1]] and the clusters variants[variant_start[c]:variant_start[c + 1]] (indexes of the
@@ -283,6 +501,11 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
     common = int_array(n2)
     squares = int_array(n2)
     flags = np.zeros((MAX_MEMBERS, n2), np.int64)
+    scratch = int_array(n2)
+    ocells = int_array(2 * n2)
+    checks = int_array(2 * n2)
+    cross = int_array(2 * n2)
+    anchor = int_array(2 * n2)
     index = int_array(MAX_MEMBERS)
     chosen = int_array(MAX_MEMBERS)
     key = int_array(TRIED_WORDS)
@@ -374,8 +597,21 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
                 j -= 1
         if not new:
             continue
-        # The part's squares: the first member's join squares on the group's lines.
         lines = groups[g, G_LINES]
+        for j in range(members):
+            c = groups[g, G_MEMBERS + j]
+            for i in range(join_start[c], join_start[c + 1]):
+                flags[j, joins[i]] = 1
+        # Most groups have no choice that reaches: with several choices, one look at them all
+        # (_join_may_reach) first.
+        if look_first and new > 1 and not _join_may_reach(
+                params, arcs, node_mask, values, order, cells, laid, new, size_of, flags,
+                members, lines, rack, scratch, ocells, checks, cross, anchor):
+            for j in range(members):
+                for i in range(n2):
+                    flags[j, i] = 0
+            continue
+        # The part's squares: the first member's join squares on the group's lines.
         c = groups[g, G_MEMBERS]
         for i in range(join_start[c], join_start[c + 1]):
             square = joins[i]
@@ -383,10 +619,6 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
                 params[PARAMS + square] = 1
             if lines >> (size + square % size) & 1:
                 params[PARAMS + n2 + square] = 1
-        for j in range(members):
-            c = groups[g, G_MEMBERS + j]
-            for i in range(join_start[c], join_start[c + 1]):
-                flags[j, joins[i]] = 1
         reaching = int_array(new)
         joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                        laid, 0, new, size_of, rack, flags[:members], no_keys, no_values, out,
@@ -1138,7 +1370,8 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "run_bounds",
                          "_first_square", "joins_reaching", "_word_into", "_one_tile_gain",
-                         "_table_slot", "table_grow", "join_choices", "_rank_records",
+                         "_table_slot", "table_grow", "_line_word_exists",
+                         "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
                          "lay_covering", "_lay_request", "_below", "lay_batch", "_set_bit",
                          "_has_bit", "_near_into", "_take", "_separate", "_candidates",
                          "join_groups")

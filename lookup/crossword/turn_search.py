@@ -1506,11 +1506,13 @@ class Cover:
         return self.plays(cells, counts, across, down)
 
 
-def covering_step(cw, compiled: bool) -> Cover:
+def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
     """The Cover of ClusterSearch. With `compiled`, the turn kernel on the compiled engine
     (lookup/crossword/turn_kernel.py: the engine's search from those squares only, each play
-    laid as a part, the join groups and which of their choices reach); else the game's move
-    generator, filtered.
+    laid as a part, the join groups and which of their choices reach; `look_first`: a join
+    group's choices looked at as a whole before one by one, turn_kernel.join_choices, which
+    the tests turn off to hold it to the choices one by one); else the game's move generator,
+    filtered.
     """
     n = cw.rules.layout.size
     if not compiled:
@@ -1638,8 +1640,8 @@ def covering_step(cw, compiled: bool) -> Cover:
             found_count[0] = 0
             first = join_choices_kernel(with_flags, *constants, position[1], groups, first, last,
                                         *request, float(threshold), float(extra), *tried,
-                                        no_keys, no_values, reaching_room, equity, found_room[0],
-                                        found_count)
+                                        int(look_first), no_keys, no_values, reaching_room,
+                                        equity, found_room[0], found_count)
             rows += found_room[0][:found_count[0]].tolist()
             if first < last:
                 # Room for group `first`'s choices, then on from it.
