@@ -1,8 +1,10 @@
 """The move engine's pruned searches (lookup/crossword/engine_kernel.py) against an unpruned
-oracle. BEST_PLAY and BEST_AVOIDING visit the anchors by decreasing score bound and stop once
-a bound plus the largest leave value cannot reach the best equity (every target's, for
-BEST_AVOIDING), and leave a play unscored once its plain score summed along the walk cannot:
-the best play of each must be the oracle's, ties of equity included. The oracle lists every
+oracle. BEST_PLAY and BEST_AVOIDING visit the anchors by decreasing equity bound (the score's
+plus the best leave of the tiles kept) and stop once a bound cannot reach the best equity
+(every target's, for BEST_AVOIDING), and leave a play unscored once its plain score summed
+along the walk plus its leave's bound cannot: the best play of each must be the oracle's, ties
+of equity included. BEST_ABOVE, BEST_PLAY with a floor, must find the same play when it
+reaches the floor (a tie included) and none when it does not. The oracle lists every
 play (ALL_PLAYS, which prunes nothing), values each by score + its leave's value and takes the
 best by equity, then in the engine's order (direction, line, start, word codes, blank bits).
 
@@ -34,6 +36,7 @@ from lookup.crossword import engine_kernel
 from lookup.crossword.engine import MoveEngine, numba_available
 from lookup.crossword.engine_kernel import (
     ALL_PLAYS,
+    BEST_ABOVE,
     BEST_AVOIDING,
     BEST_PLAY,
     MAX_TARGETS,
@@ -47,7 +50,10 @@ from lookup.crossword.engine_kernel import (
     R_START,
     RECORD_FIELDS,
 )
+from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
+# Leaves of this many tiles are kept by no rack (the games' racks hold at most 9 tiles).
+MAX_RACK = 9
 ENGINES = [False, pytest.param(True, marks=pytest.mark.skipif(not numba_available(),
                                                               reason="numba is not installed"))]
 
@@ -91,14 +97,16 @@ def full_rack_word(game: str, seed: int) -> str:
     return "".join(letters)
 
 
-def run_search(engine, params, cells, counts, table, mode, records: int):
-    """engine_kernel.search (compiled with the engine): (result, out, best_equity)."""
+def run_search(engine, params, cells, counts, table, mode, records: int, floor: float = 0.0):
+    """engine_kernel.search (compiled with the engine): (result, out, best_equity); `floor`
+    is BEST_ABOVE's."""
     width = engine.width
     if engine.compiled:
         params = np.asarray(params, dtype=np.int64)
         out, best_equity = np.zeros(records * width, dtype=np.int64), np.zeros(MAX_TARGETS)
     else:
         out, best_equity = [0] * (records * width), [0.0] * MAX_TARGETS
+    best_equity[0] = floor
     result = kernel_search(engine)(params, *engine.kernel_constants[1:], cells, counts,
                                    table.keys, table.values, table.max_value, mode, out,
                                    best_equity)
@@ -125,11 +133,21 @@ def every_play(engine, cells, counts) -> list:
 
 def quarter_leaves(engine, plays: list, spread: int, seed: int):
     """A leave table valuing most of the plays' leaves at quarter points in [-spread,
-    spread] / 4 (some left out: worth 0.0), and the value of each key."""
+    spread] / 4 (some left out: worth 0.0), and the value of each key. One in four is padded
+    with leaves of more tiles than a rack keeps to more than engine_kernel.SMALL_TABLE slots
+    (the searches then bound every leave by the largest value instead of reading the table).
+    """
     rng = random.Random(seed)
     keys = sorted({play[R_LEAVE] for play in plays})
     values = {key: rng.randint(-spread, spread) / 4 for key in keys if rng.random() < 0.8}
-    table = engine.keyed_leave_table(list(values), list(values.values()))
+    table_values = dict(values)
+    if rng.random() < 0.25:
+        while len(table_values) <= engine_kernel.SMALL_TABLE // 2:
+            key = EMPTY_LEAVE
+            for code in sorted(rng.randint(1, 30) for _ in range(MAX_RACK)):
+                key = key * LEAVE_DIGIT + code
+            table_values[key] = rng.randint(-spread, spread) / 4
+    table = engine.keyed_leave_table(list(table_values), list(table_values.values()))
     return table, values
 
 
@@ -173,6 +191,19 @@ def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None
     else:
         assert found and (record_at(rows, 0), float(equity[0])) == (
             expected, expected_equity), label
+
+    # BEST_ABOVE: the same play when it reaches the floor (a tie included), else none.
+    rng = random.Random(seed)
+    best_equity = 0.0 if expected is None else expected_equity
+    for floor in (best_equity, best_equity - 0.25, best_equity + 0.25,
+                  best_equity + rng.uniform(-40, 40)):
+        found, rows, equity = run_search(engine, params, cells, counts, table, BEST_ABOVE, 1,
+                                         floor)
+        if expected is None or expected_equity < floor:
+            assert not found, f"{label}, floor {floor}"
+        else:
+            assert found and (record_at(rows, 0), float(equity[0])) == (
+                expected, expected_equity), f"{label}, floor {floor}"
 
     # BEST_AVOIDING: each target avoids a few squares, drawn among those of the best scoring
     # plays and anywhere.

@@ -15,20 +15,25 @@ the blank rule and the one-tile rule), written again for speed:
   equity = score + leave value (BEST_PLAY): no list is built. BEST_AVOIDING keeps one best play
   for each of several targets, each among the plays that cover none of the target's squares
   (one walk serves them all; lookup/crossword/sim_kernel.py finds every candidate's reply so,
-  the board before the candidates shared). ALL_PLAYS visits the anchors in (direction, square)
-  order; the best-play modes visit them by decreasing bound of the score of their plays
-  (_anchor_order: a window of the squares the rack's tiles can reach, tiles and premiums
-  paired best first) and stop at the first anchor whose bound plus the largest leave value
-  cannot reach the best equity (BEST_AVOIDING: any target's, all found); along the walk they
-  sum the plain score (score_new_tiles' score, every new tile a real one) square by square, and
-  a play whose plain score plus the largest leave value cannot reach it is not scored. Only a
-  smaller bound prunes: a play of equal equity may come first in the engine's order
-  (tests/test_move_engine_bounds.py holds the pruned best plays to every play's best, ties
-  included). On the simulation's searches the anchors' bounds prune about 30 % of the walk and
-  the plain scores most of the scoring: a best-play search 20-25 % quicker (bench/results.md
-  "lookahead"; bounds that pair the multipliers alone, without the squares a rack tile fits
-  and the walk's plain scores, once cost more than they saved). A full rack's bound holds the
-  bingo wherever seven squares are free, so seven-tile racks prune least.
+  the board before the candidates shared). BEST_ABOVE is BEST_PLAY told a floor: only a play
+  of that equity or more need be found (lookup/crossword/sim_kernel.py's covering searches,
+  whose play counts only if it beats the avoiding search's). ALL_PLAYS visits the anchors in
+  (direction, square) order; the best-play modes visit them by decreasing bound of the equity
+  of their plays (_anchor_order: a window of the squares the rack's tiles can reach, tiles and
+  premiums paired best first, for each number of tiles played plus the best leave of the tiles
+  kept) and stop at the first anchor whose bound cannot reach the best equity (BEST_AVOIDING:
+  any target's, all found); along the walk they sum the plain score (score_new_tiles' score,
+  every new tile a real one) square by square, and a play whose plain score plus the best leave
+  of as many tiles as it keeps cannot reach it is not scored. The best leave per number of
+  tiles kept (_kept_bounds) is read from the leave table when it is a rack's own (small), else
+  it is the largest leave value. Only a smaller bound prunes: a play of equal equity may come
+  first in the engine's order (tests/test_move_engine_bounds.py holds the pruned best plays to
+  every play's best, ties included). On the simulation's searches the anchors' bounds prune
+  about 30 % of the walk and the plain scores most of the scoring: a best-play search 20-25 %
+  quicker (bench/results.md "lookahead"; bounds that pair the multipliers alone, without the
+  squares a rack tile fits and the walk's plain scores, once cost more than they saved). A full
+  rack's bound holds the bingo wherever seven squares are free, so seven-tile racks prune
+  least.
 
 Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
 
@@ -57,6 +62,10 @@ BEST_PLAY = 1
 # with the globals it imports).
 BEST_AVOIDING = 2
 MAX_TARGETS = 62
+# BEST_PLAY with a floor: best_equity[0] holds it on entry, and plays of lower equity need not be
+# found (the search returns 0 when no play reaches it, else BEST_PLAY's best). `search` tests
+# this mode as `mode < 0` and runs it as BEST_PLAY (the globals rule of BEST_AVOIDING).
+BEST_ABOVE = -1
 
 # params: the game's constants, one int64 array.
 P_SIZE = 0  # squares per side
@@ -111,6 +120,9 @@ _FRAME = 19
 
 _CODES = LETTER_MASK + 1  # tile codes without the blank bit
 _LEAVE_HASH = 0x9E3779B1
+# Leave tables of at most this many slots (a rack's own: 256 for a rack of 7 tiles) are read
+# whole by the best-play searches for their largest value per number of tiles kept.
+SMALL_TABLE = 1024
 
 
 def bit_count(x):
@@ -501,13 +513,42 @@ def _keep_largest(top, at, n, k, value):
     return n + 1
 
 
+def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept):
+    """kept[s] (s = 0 .. in_rack): at least the value of any leave of s tiles, and at most
+    leave_max. A leave missing from the table is worth 0.0, so a small table (a rack's own, at
+    most SMALL_TABLE slots) gives each size its largest value or 0.0; a larger one is not read
+    (every size leave_max).
+    """
+    for s in range(in_rack + 1):
+        kept[s] = leave_max
+    if not len(leave_keys) or len(leave_keys) > SMALL_TABLE:
+        return
+    for s in range(in_rack + 1):
+        kept[s] = 0.0
+    for slot in range(len(leave_keys)):
+        key = leave_keys[slot]
+        if not key:
+            continue
+        tiles = 0  # the key's digits past its leading 1 (EMPTY_LEAVE)
+        while key > EMPTY_LEAVE:
+            key //= LEAVE_DIGIT
+            tiles += 1
+        if tiles <= in_rack and leave_values[slot] > kept[tiles]:
+            kept[tiles] = leave_values[slot]
+    for s in range(in_rack + 1):
+        if kept[s] > leave_max:
+            kept[s] = leave_max
+
+
 def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor, mode,
-                  full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit, bounds):
+                  full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit, bounds, leave_keys,
+                  leave_values, leave_max, kept):
     """List the anchors to walk in `visit` (base + square); return how many.
 
     ALL_PLAYS: every anchor, in (direction, square) order. BEST_PLAY and BEST_AVOIDING: by
-    decreasing score bound (in `bounds`), anchors where no rack tile fits left out, so that
-    `search` stops once the bound plus the largest leave value cannot reach the best equity.
+    decreasing equity bound (in `bounds`, rounded up), anchors where no rack tile fits left
+    out, so that `search` stops once the bound cannot reach the best equity; kept[s] is set to
+    the bound of the leave of s tiles (_kept_bounds), which the search reads too.
 
     The bound of anchor `a` holds every play the walk generates from it: the walk covers `a`,
     leftward only empty squares that are not anchors (and the board's tiles), rightward any
@@ -516,7 +557,9 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     tiles. Its score is at most (those tiles + the rack's k best values on the window's k best
     letter multipliers) x the product of its k best word multipliers + its k best cross words
     (the cross sum plus the best rack tile that fits, times the multipliers) + the bingo when
-    k = min(tiles in the rack, the window's empty squares) is a full rack (a blank is worth 0).
+    k is a full rack (a blank is worth 0), for k new tiles; the bound is the largest over
+    k = 1 .. min(tiles in the rack, the window's empty squares) of that score plus
+    kept[tiles in the rack - k].
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -527,6 +570,7 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 visit[nvisit] = i
                 nvisit += 1
         return nvisit
+    _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept)
     available = params[P_ALL_LETTERS] if blanks else rack_mask
     # The rack's tile values, largest first (blanks 0 at the end).
     rack_values = int_array(in_rack + 1)
@@ -606,15 +650,22 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
         k = in_rack if in_rack < empty else empty
         main = on_board
         product = 1
+        crossing = 0
+        best_bound = 0.0
         for q in range(k):
             main += rack_values[q] * (tops[q] if q < n_letter else 1)
             if q < n_word:
                 product *= tops[in_rack + q]
-        bound = main * product
-        for q in range(k if k < n_cross else n_cross):
-            bound += tops[2 * in_rack + q]
-        if k == params[P_RACK_SIZE]:
-            bound += params[P_BINGO]
+            if q < n_cross:
+                crossing += tops[2 * in_rack + q]
+            with_leave = main * product + crossing + kept[in_rack - q - 1]
+            if q + 1 == params[P_RACK_SIZE]:
+                with_leave += params[P_BINGO]
+            if q == 0 or with_leave > best_bound:
+                best_bound = with_leave
+        bound = int(best_bound)
+        if bound < best_bound:
+            bound += 1
         j = nvisit
         while j > 0 and bounds[j - 1] < bound:
             bounds[j] = bounds[j - 1]
@@ -672,10 +723,12 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
         cells: the board's tile codes, row-major (0 empty).
         rack: count of each tile code in the rack, rack[0] the blanks.
         leave_keys, leave_values: the leave table (see leave_slot), or empty arrays.
-        leave_max: the largest leave value (0.0 with no table): BEST_PLAY stops scoring a play
-            whose score plus it cannot reach the best equity (BEST_AVOIDING: the lowest best
-            equity of the targets the play may serve).
-        mode: ALL_PLAYS, BEST_PLAY or BEST_AVOIDING (params then extended, see BEST_AVOIDING).
+        leave_max: the largest leave value, at least 0.0 (0.0 with no table): the bound of a
+            leave's value when the table is not a rack's own (_kept_bounds); BEST_PLAY stops
+            scoring a play whose score plus its leave's bound cannot reach the best equity
+            (BEST_AVOIDING: the lowest best equity of the targets the play may serve).
+        mode: ALL_PLAYS, BEST_PLAY, BEST_ABOVE (best_equity[0] the floor) or BEST_AVOIDING
+            (params then extended, see BEST_AVOIDING).
         out: records (module docstring), capacity len(out) // (RECORD_FIELDS + size);
             BEST_AVOIDING: target k's best play at (k + 1) * (RECORD_FIELDS + size) (the
             first record's room is working storage).
@@ -685,7 +738,8 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     Returns:
         ALL_PLAYS: the number of plays; when larger than the capacity only that many were
         written, and the caller runs again with room for all. BEST_PLAY: 1 when a play was
-        found (out[0:] holds it), else 0. BEST_AVOIDING: the bitmask of the targets with a
+        found (out[0:] holds it), else 0; BEST_ABOVE the same when a play reaches the floor,
+        else 0. BEST_AVOIDING: the bitmask of the targets with a
         play. Ties of equity go to the play first in the order of _precedes in every mode.
     """
     size = params[P_SIZE]
@@ -717,9 +771,10 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
 
     visit = int_array(2 * n2)
     bounds = int_array(2 * n2)
+    kept = [0.0] * (in_rack + 1)
     nvisit = _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor,
                            mode, full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit,
-                           bounds)
+                           bounds, leave_keys, leave_values, leave_max, kept)
 
     word = int_array(2 * n2)
     for i in range(2 * n2):
@@ -732,6 +787,13 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     count = 0
     found = 0
     best = 0.0
+    # BEST_PLAY: whether `best` bars the plays worth finding (once one is found; BEST_ABOVE,
+    # given as a negative mode, from the start: best_equity[0] on entry).
+    barred = 0
+    if mode < 0:
+        mode = BEST_PLAY
+        best = best_equity[0]
+        barred = 1
     targets = params[PARAMS + n2] if mode > BEST_PLAY else 0
     # BEST_PLAY and BEST_AVOIDING: the score of the squares the walk stands on (new tiles all
     # counted as real tiles: score_new_tiles' plain score, summed a square at a time), after
@@ -743,15 +805,15 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     floor = 0.0
 
     for vi in range(nvisit):
-        # Anchors by decreasing bound (_anchor_order): once a bound plus the largest leave value
-        # cannot reach the best equity (BEST_AVOIDING: the lowest of every target's, all
+        # Anchors by decreasing bound (_anchor_order, leaves included): once a bound cannot
+        # reach the best equity (BEST_AVOIDING: the lowest of every target's, all
         # found), no play of this anchor or a later one can: a play of equal equity could
         # still come first in _precedes' order, so only a smaller bound stops.
         if mode == BEST_PLAY:
-            if found and bounds[vi] + leave_max < best:
+            if barred and bounds[vi] < best:
                 break
         elif mode > BEST_PLAY and targets and found == (1 << targets) - 1:
-            if bounds[vi] + leave_max < floor:
+            if bounds[vi] < floor:
                 break
         o = visit[vi] // n2
         base = o * n2
@@ -960,10 +1022,10 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                     plain_bound += bingo
                 # placed = -1: the play cannot reach the best equity (BEST_AVOIDING: the lowest
                 # of the targets', all found), so it is not scored.
-                if mode == BEST_PLAY and found and plain_bound + leave_max < best:
+                if mode == BEST_PLAY and barred and plain_bound + kept[after] < best:
                     placed = -1
                 if mode > BEST_PLAY and found == (1 << targets) - 1 and \
-                        plain_bound + leave_max < floor:
+                        plain_bound + kept[after] < floor:
                     placed = -1
                 if (placed >= 0 and min_length <= length <= max_length
                         and (placed != 1 or single_ok)):
@@ -981,7 +1043,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                     most = blanks if blanks < fresh else fresh
                     chosen = -1
                     nb = 0
-                    if mode == BEST_PLAY and found and plain_score + leave_max < best:
+                    if mode == BEST_PLAY and barred and plain_score + kept[after] < best:
                         chosen = 0
                         most = -1
                     allowed = 0
@@ -1003,7 +1065,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                                 if unset or best_equity[k] < lowest:
                                     lowest = best_equity[k]
                                     unset = 0
-                        if not allowed or (complete and plain_score + leave_max < lowest):
+                        if not allowed or (complete and plain_score + kept[after] < lowest):
                             chosen = 0
                             most = -1
                     while True:
@@ -1075,11 +1137,13 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
                                               length, bits, key, word, ocells, base + first)
                             continue
                         if mode == BEST_PLAY:
-                            if found and (equity < best or (equity == best and not _precedes(
+                            if barred and (equity < best or (equity == best and found and
+                                                             not _precedes(
                                     out, o, line, first - line_start, length, bits,
                                     ocells, word, base + first))):
                                 continue
                             found = 1
+                            barred = 1
                             best = equity
                             at = 0
                         else:

@@ -41,6 +41,7 @@ rack. Moves are packed by engine_kernel.record_move.
 from lookup.crossword.board import LETTER_MASK
 from lookup.crossword.endgame_kernel import prepared_search
 from lookup.crossword.engine_kernel import (
+    BEST_ABOVE,
     BEST_AVOIDING,
     BEST_PLAY,
     M_PLACED,
@@ -198,7 +199,9 @@ def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, orde
     best that avoids those squares (one BEST_AVOIDING search for every member) and its own best
     that covers the zone: the search of its board with anchors only on zone squares (the walk
     generates each play from the leftmost anchor it covers, passing over squares that are not
-    anchors: lookup/crossword/turn_kernel.py covering_search), its anchors restored after.
+    anchors: lookup/crossword/turn_kernel.py covering_search), its anchors restored after. When
+    the avoiding search found the line a play, the covering search is BEST_ABOVE that play's
+    equity: a covering play below it would not be chosen.
 
     Args:
         params .. order: the move engine's constants.
@@ -241,9 +244,15 @@ def shared_replies(params, arcs, node_mask, values, letter_mult, word_mult, orde
             # Across on the zone square, down on its square of the transposed board.
             anchor[squares[j]] = kept[squares[j]]
             anchor[n2 + order[squares[j]]] = kept[n2 + order[squares[j]]]
+        # With the avoiding search's play found, a covering play counts only from its equity
+        # on (a tie may precede it): the covering search need not find any lower.
+        mode = BEST_PLAY
+        if (avoided >> m) & 1:
+            mode = BEST_ABOVE
+            equity[0] = avoid_equity[m]
         covered = prepared_search(params, arcs, node_mask, values, letter_mult, word_mult,
                                   order, setups[i], rack, leave_keys, leave_values, leave_max,
-                                  BEST_PLAY, out, equity)
+                                  mode, out, equity)
         for k in range(2 * n2):
             anchor[k] = kept[k]
         source = out
