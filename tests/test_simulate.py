@@ -330,7 +330,7 @@ def test_shared_replies_are_the_full_searchs_best_replies(compiled, number, shuf
     if table:
         bound = kernel["fill_rack_table"](ints(full.keys), full.values, rack, slots, values,
                                           ints([0] * codes), ints([0] * codes),
-                                          ints([0] * codes))
+                                          ints([0] * codes), ints([0] * 64), floats(64))
         keys, table_values = slots, values
     constants = engine.kernel_constants
     params = [int(v) for v in constants[0][:PARAMS]]

@@ -34,13 +34,14 @@ turned from it by the tiles laid (engine_kernel.update_setup) and searched as it
 
 Leaves come from one open-addressing table of every leave of the game's leave table, keyed in
 the lexicon's codes (engine_kernel.leave_slot); each search reads a small table of the leaves
-its rack can keep, made from it (fill_rack_table), as simulate._Leaves makes one per
-rack. Moves are packed by engine_kernel.record_move.
+its rack can keep, made from it (fill_rack_table, through a small cache of it kept between
+dealings), as simulate._Leaves makes one per rack. Moves are packed by engine_kernel.record_move.
 """
 
 from lookup.crossword.board import LETTER_MASK
 from lookup.crossword.endgame_kernel import prepared_search
 from lookup.crossword.engine_kernel import (
+    _LEAVE_HASH,
     BEST_ABOVE,
     BEST_AVOIDING,
     BEST_PLAY,
@@ -99,12 +100,19 @@ def _subset_size(kinds, taken):
     return size
 
 
-def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken):
+def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, memo_keys,
+                    memo_values):
     """Fill a small table (slots, values; cleared first) with the value in the game's table
     (keys, table) of every leave a play can keep from `rack` (one tile or more, not the whole
     rack): the rack's own table, as simulate._Leaves makes it, which a search reads far
     quicker than the game's (it stays in the cache). Returns its pruning bound: the largest
     value, at least 0.0 (lookup/crossword/engine.py LeaveTable.max_value).
+
+    memo_keys, memo_values (length a power of two, kept between calls; free slots 0): a
+    direct-mapped cache of the game's table, a slot per key's hash holding the last key looked
+    up there and its value. The game's table is too large for the CPU's caches and the racks of
+    a simulation share most of their leaves (a candidate's leave with each dealing's draws):
+    the cache answers most lookups.
     """
     for s in range(len(slots)):
         slots[s] = 0
@@ -114,8 +122,14 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken):
         if _subset_size(kinds, taken) == tiles:
             continue
         key = _subset_key(kinds, distinct, taken)
-        slot = leave_slot(keys, key)
-        value = table[slot] if keys[slot] == key else 0.0
+        line = ((key ^ (key >> 29)) * _LEAVE_HASH) & (len(memo_keys) - 1)
+        if memo_keys[line] == key:
+            value = memo_values[line]
+        else:
+            slot = leave_slot(keys, key)
+            value = table[slot] if keys[slot] == key else 0.0
+            memo_keys[line] = key
+            memo_values[line] = value
         into = leave_slot(slots, key)
         slots[into] = key
         values[into] = value
@@ -271,7 +285,7 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                      leave_keys, leave_values, base_cells, mover_rack, candidates,
                      candidate_leaves, active, dealing, unseen, rack_size, plies, limit, share,
                      results, last_leave, leave_now, avoid_equity, equity, rack_slots,
-                     rack_values, distinct, counts, taken, setups):
+                     rack_values, distinct, counts, taken, setups, memo_keys, memo_values):
     """The value of every active candidate (active[i] != 0) over one dealing
     (lookup/crossword/simulate.py _simulate_line), to results[i]. The lines are played turn by
     turn side by side; with `share`, lines whose side to move holds the same rack while the
@@ -294,6 +308,8 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
         last_leave, leave_now, avoid_equity, equity: float working storage (a candidate each,
             a candidate each, MAX_TARGETS, 2).
         rack_slots, rack_values, distinct, counts, taken: working storage of the leave tables.
+        memo_keys, memo_values: fill_rack_table's cache of the game's table, kept between
+            dealings.
         setups: room for the setup arrays (engine_kernel.setup's ocells, checks, cross, anchor)
             of every line's board and the base board's (lines + 1 rows of 4 x 2 * size * size):
             the base board's made once, each line's turned from it by the tiles laid
@@ -395,7 +411,7 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                 table = leave_values
             elif bag_before:
                 bound = fill_rack_table(leave_keys, leave_values, rack, rack_slots, rack_values,
-                                        distinct, counts, taken)
+                                        distinct, counts, taken, memo_keys, memo_values)
                 keys = rack_slots
                 table = rack_values
             else:

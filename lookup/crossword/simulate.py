@@ -77,6 +77,9 @@ DEFAULT_ITERATIONS = 100
 MAX_ITERATIONS = 3250
 MIN_ITERATIONS = 30
 PRUNE_EVERY = 10
+# Slots of the simulation kernel's cache of the game's leave table (sim_kernel.fill_rack_table;
+# 128 KB: it stays in the CPU's cache).
+LEAVE_MEMO = 1 << 13
 STOP_DELTA = 0.01
 
 
@@ -231,10 +234,11 @@ def _candidates(engine, board: Board, rack: str, leaves: _Leaves, count: int):
     rows = out[:found * engine.width]
     if engine.compiled:
         rows = rows.tolist()
+    leave_values = leaves.of_rack(counts)[0]
     ranked = []
     for at in range(0, found * engine.width, engine.width):
         play = tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
-        ranked.append((-(play[R_SCORE] + leaves.value(counts, play[R_LEAVE])), play))
+        ranked.append((-(play[R_SCORE] + leave_values.get(play[R_LEAVE], 0.0)), play))
     ranked.sort()
     return [(-negative, play) for negative, play in ranked[:count]]
 
@@ -449,7 +453,8 @@ class _KernelLines:
         setups = np.zeros((len(plays) + 1, 4, squares), dtype=np.int64) if compiled else \
             [[[0] * squares for _ in range(4)] for _ in range(len(plays) + 1)]
         self.work = (floats(len(plays)), floats(len(plays)), floats(MAX_TARGETS), floats(2),
-                     ints(256), floats(256), ints(codes), ints(codes), ints(codes), setups)
+                     ints(256), floats(256), ints(codes), ints(codes), ints(codes), setups,
+                     ints(LEAVE_MEMO), floats(LEAVE_MEMO))
 
     def values(self, order: list, pruned: list) -> list:
         """The value of every candidate not pruned over the dealing `order` (lexicon codes)."""
