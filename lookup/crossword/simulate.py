@@ -231,14 +231,24 @@ def _candidates(engine, board: Board, rack: str, leaves: _Leaves, count: int):
     cells = engine.cells(board)
     counts = engine.rack_counts(rack, board)
     out, found = engine.search_cells(cells, counts)
-    rows = out[:found * engine.width]
-    if engine.compiled:
-        rows = rows.tolist()
+    width = engine.width
+    rows = out[:found * width]
     leave_values = leaves.of_rack(counts)[0]
+    scores, keys = rows[R_SCORE::width], rows[R_LEAVE::width]
+    if engine.compiled:
+        scores, keys = scores.tolist(), keys.tolist()
+    equities = [score + leave_values.get(key, 0.0) for score, key in zip(scores, keys,
+                                                                        strict=True)]
+    # Only the plays up to the count-th equity, ties included, can be among the best `count`.
+    cutoff = sorted(equities, reverse=True)[count - 1] if len(equities) > count else None
     ranked = []
-    for at in range(0, found * engine.width, engine.width):
-        play = tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
-        ranked.append((-(play[R_SCORE] + leave_values.get(play[R_LEAVE], 0.0)), play))
+    for index, equity in enumerate(equities):
+        if cutoff is not None and equity < cutoff:
+            continue
+        at = index * width
+        length = int(rows[at + R_LENGTH])
+        play = tuple(int(v) for v in rows[at:at + RECORD_FIELDS + length])
+        ranked.append((-equity, play))
     ranked.sort()
     return [(-negative, play) for negative, play in ranked[:count]]
 
