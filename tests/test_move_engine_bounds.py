@@ -11,7 +11,9 @@ best by equity, then in the engine's order (direction, line, start, word codes, 
 Random self-play boards, racks of 1 tile to a full one with 0-2 blanks or the letters of a
 word as long as a full rack (so that bingos are played), and leave tables
 whose values are all zero (equity is the score: equal scores are common) or quarter points
-in a narrow or a wide range (ties again, and leaves that outweigh scores). The fast suite runs
+in a narrow or a wide range (ties again, and leaves that outweigh scores), half of them with
+the rack's bingo mask (the bingo counted in an anchor's bound only where the rack can play
+one, as in the simulation's searches). The fast suite runs
 the pure-Python kernel on the fixture lexicons (and the compiled one when numba is there);
 @pytest.mark.full the compiled kernel on the real lexicons.
 """
@@ -67,17 +69,21 @@ def kernel_search(engine):
 
 
 def dealt_position(cw, game: str, number: int, shuffle: int, tiles: int, blanks: int,
-                   word: str | None = None):
+                   through: int | None = None):
     """A self-play board and a rack of `tiles` tiles (at most a full rack) dealt from the tiles
     unseen from it in the order of seed `shuffle`, given `blanks` blanks when the set has them
-    left; or, with `word`, the word's letters when the unseen tiles hold them (a rack that
-    can play a bingo). None when the unseen tiles are too few.
+    left; or, with `through`, a full rack of the letters of a word `through` letters longer,
+    less `through` of the board's letters, when the unseen tiles hold them (a rack that can
+    play a bingo, alone or through board tiles). None when the unseen tiles are too few.
     """
     positions = selfplay_positions(game)
     board = cw.parse_board(positions[number % len(positions)]["board"])
     unseen = [t for t in cw.tiles.text(cw.tiles.unseen(board, [])) if t != "?"]
-    if word is not None and not Counter(word) - Counter(unseen):
-        return board, word
+    if through is not None:
+        on_board = Counter(letter for _r, _c, letter, _blank in board.tiles())
+        word = bingo_rack(game, shuffle, through, on_board)
+        if word is not None and not Counter(word) - Counter(unseen):
+            return board, word
     random.Random(shuffle).shuffle(unseen)
     tiles = min(tiles, cw.rules.rack_size)
     if len(unseen) < tiles:
@@ -88,13 +94,23 @@ def dealt_position(cw, game: str, number: int, shuffle: int, tiles: int, blanks:
     return board, rack
 
 
-def full_rack_word(game: str, seed: int) -> str:
-    """A word of the fixture lexicon as long as a full rack, its letters shuffled by `seed`."""
-    words = [w for w in fixture_words(rules(game).lexicon) if len(w) == rules(game).rack_size]
+def bingo_rack(game: str, seed: int, through: int, on_board: Counter) -> str | None:
+    """The letters of a word of the fixture lexicon `through` letters longer than a full rack,
+    less `through` letters that `on_board` holds, shuffled by `seed` (None without one)."""
+    size = rules(game).rack_size
     rng = random.Random(seed)
-    letters = list(rng.choice(words))
-    rng.shuffle(letters)
-    return "".join(letters)
+    words = [w for w in fixture_words(rules(game).lexicon) if len(w) == size + through]
+    rng.shuffle(words)
+    for word in words:
+        # The word's letters the board holds too (as many of each as both have).
+        shared = list((Counter(word) & on_board).elements())
+        if len(shared) < through:
+            continue
+        rng.shuffle(shared)
+        rack = list((Counter(word) - Counter(shared[:through])).elements())
+        rng.shuffle(rack)
+        return "".join(rack)
+    return None
 
 
 def run_search(engine, params, cells, counts, table, mode, records: int, floor: float = 0.0):
@@ -131,16 +147,37 @@ def every_play(engine, cells, counts) -> list:
         records = count
 
 
-def quarter_leaves(engine, plays: list, spread: int, seed: int):
+def bingo_entry(engine, counts):
+    """The whole rack's key and its bingo mask (simulate.bingo_table, whose own test holds it
+    to the word list), as the simulation kernel puts them in a rack's leave table; None when
+    the rack holds a blank.
+    """
+    from lookup.crossword.simulate import bingo_table
+
+    if counts[0]:
+        return None
+    key = EMPTY_LEAVE
+    for code, count in enumerate(counts):
+        for _ in range(int(count)):
+            key = key * LEAVE_DIGIT + code
+    slots, masks = bingo_table(engine)
+    slot = engine_kernel.leave_slot(slots, key)
+    return key, (int(masks[slot]) if slots[slot] == key else 0)
+
+
+def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None):
     """A leave table valuing most of the plays' leaves at quarter points in [-spread,
     spread] / 4 (some left out: worth 0.0), and the value of each key. One in four is padded
     with leaves of more tiles than a rack keeps to more than engine_kernel.SMALL_TABLE slots
     (the searches then bound every leave by the largest value instead of reading the table).
+    `bingo` (bingo_entry's), when given, goes in as the simulation kernel puts it.
     """
     rng = random.Random(seed)
     keys = sorted({play[R_LEAVE] for play in plays})
     values = {key: rng.randint(-spread, spread) / 4 for key in keys if rng.random() < 0.8}
     table_values = dict(values)
+    if bingo is not None:
+        table_values[bingo[0]] = float(bingo[1])
     if rng.random() < 0.25:
         while len(table_values) <= engine_kernel.SMALL_TABLE // 2:
             key = EMPTY_LEAVE
@@ -180,7 +217,9 @@ def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None
     if engine.compiled:
         counts = np.asarray(counts, dtype=np.int64)
     plays = every_play(engine, cells, counts)
-    table, values = quarter_leaves(engine, plays, spread, seed)
+    # Half of the blank-free racks' tables carry the rack's bingo mask.
+    bingo = bingo_entry(engine, counts) if seed % 2 else None
+    table, values = quarter_leaves(engine, plays, spread, seed, bingo)
     label = f"rack {rack!r}, spread {spread}, seed {seed}"
 
     params = [int(v) for v in engine.kernel_constants[0][:PARAMS]]
@@ -234,17 +273,56 @@ def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None
 
 
 @pytest.mark.parametrize("compiled", ENGINES)
+@pytest.mark.parametrize("game", ["scrabble-en", "wordfeud-en"])
+def test_a_bingo_through_two_board_tiles_stays_in_the_bound(compiled, game):
+    # A bingo through two board tiles (a word of the fixture lexicon two letters longer than a
+    # full rack, two of its letters a word on the board's row): the rack's bingo mask knows
+    # only words of its tiles alone or with one letter more, so the search must keep the bingo
+    # in the bound of a window with two board tiles; the pruned best play is the oracle's.
+    # (The Dutch and Russian fixture lexicons hold no such word.)
+    cw = fixture_game(game)
+    engine = MoveEngine(cw, compiled=compiled)
+    rack_size = cw.rules.rack_size
+    words = set(fixture_words(rules(game).lexicon))
+    for word in sorted(w for w in words if len(w) == rack_size + 2):
+        at = next((p for p in range(len(word) - 1) if word[p:p + 2] in words), None)
+        if at is not None:
+            break
+    else:
+        raise AssertionError(f"no word of {rack_size + 2} letters through a two-letter word")
+    side = engine.size
+    row, column = divmod(cw.rules.layout.start[0] * side + cw.rules.layout.start[1], side)
+    column = min(max(column, at), side - len(word) + at)
+    grid = [["."] * side for _ in range(side)]
+    grid[row][column:column + 2] = list(word[at:at + 2])
+    board = cw.parse_board("".join("".join(line) + "\n" for line in grid))
+    rack = word[:at] + word[at + 2:]
+    counts = engine.rack_counts(rack, board)
+    if engine.compiled:
+        counts = np.asarray(counts, dtype=np.int64)
+    cells = engine.cells(board)
+    plays = every_play(engine, cells, counts)
+    key, mask = bingo_entry(engine, counts)
+    table = engine.keyed_leave_table([key], [float(mask)])
+    expected, expected_equity = best_of(plays, {})
+    assert expected[R_SCORE] > cw.rules.bingo  # the bingo through the two tiles
+    params = [int(v) for v in engine.kernel_constants[0][:PARAMS]]
+    found, rows, equity = run_search(engine, params, cells, counts, table, BEST_PLAY, 1)
+    assert found and (record_at(rows, 0), float(equity[0])) == (expected, expected_equity)
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
 @settings(max_examples=150, deadline=None, derandomize=True,
           suppress_health_check=list(HealthCheck))
 @given(game=st.sampled_from(GAMES), number=st.integers(0, 10**4),
        shuffle=st.integers(0, 10**6), tiles=st.integers(1, 9), blanks=st.integers(0, 2),
-       spread=st.sampled_from([0, 4, 200]), targets=st.integers(1, 5), bingo=st.booleans())
+       spread=st.sampled_from([0, 4, 200]), targets=st.integers(1, 5),
+       through=st.sampled_from([None, 0, 1, 2]))
 def test_pruned_best_plays_are_the_best_of_all_plays(compiled, game, number, shuffle, tiles,
-                                                     blanks, spread, targets, bingo):
+                                                     blanks, spread, targets, through):
     cw = fixture_game(game)
     engine = MoveEngine(cw, compiled=compiled)
-    word = full_rack_word(game, shuffle) if bingo else None
-    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, word)
+    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, through)
     if dealt is None:
         return
     same_best(engine, *dealt, spread, shuffle, targets)
@@ -255,17 +333,17 @@ def test_pruned_best_plays_are_the_best_of_all_plays(compiled, game, number, shu
           suppress_health_check=list(HealthCheck))
 @given(game=st.sampled_from(GAMES), number=st.integers(0, 10**4),
        shuffle=st.integers(0, 10**6), tiles=st.integers(1, 9), blanks=st.integers(0, 2),
-       spread=st.sampled_from([0, 4, 200]), targets=st.integers(1, 8), bingo=st.booleans())
+       spread=st.sampled_from([0, 4, 200]), targets=st.integers(1, 8),
+       through=st.sampled_from([None, 0, 1, 2]))
 def test_pruned_best_plays_are_the_best_of_all_plays_on_the_real_lexicons(
-        game, number, shuffle, tiles, blanks, spread, targets, bingo):
+        game, number, shuffle, tiles, blanks, spread, targets, through):
     pytest.importorskip("numba")
     from lookup.crossword.engine import move_engine
     from lookup.crossword.game import crossword_game
 
     cw = crossword_game(game)
     engine = move_engine(cw, compiled=True)
-    word = full_rack_word(game, shuffle) if bingo else None
-    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, word)
+    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, through)
     if dealt is None:
         return
     same_best(engine, *dealt, spread, shuffle, targets)

@@ -33,6 +33,7 @@ from lookup.crossword.simulate import (
     _candidates,
     _leaves_for,
     _simulate_line,
+    bingo_table,
     pre_endgame,
     simulate,
 )
@@ -236,6 +237,40 @@ def test_the_kernels_gaddag_is_one_array_with_the_engines_values():
     assert all(a is b for a, b in zip(constants[3:], engine.kernel_constants[3:], strict=True))
 
 
+@pytest.mark.parametrize("compiled", ENGINES)
+@pytest.mark.parametrize("game", ["scrabble-en", "erudit-ru"])
+def test_the_bingo_table_holds_every_full_racks_words(compiled, game):
+    # simulate.bingo_table against the fixture lexicon's word list: each multiset of a full
+    # rack's letters with BINGO_WORD when it is a word, bit t when it and letter t make one.
+    from crossword_support import fixture_words, rules
+    from lookup.crossword.engine_kernel import BINGO_WORD
+    from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
+
+    engine = MoveEngine(fixture_game(game), compiled=compiled)
+    alphabet = engine.lexicon.tables.alphabet
+    size = engine.cw.rules.rack_size
+
+    def key(codes):
+        value = EMPTY_LEAVE
+        for code in sorted(codes):
+            value = value * LEAVE_DIGIT + code
+        return value
+
+    expected = {}
+    for word in fixture_words(rules(game).lexicon):
+        codes = [alphabet.index(letter) + 1 for letter in word]
+        if len(codes) == size:
+            expected[key(codes)] = expected.get(key(codes), 0) | BINGO_WORD
+        elif len(codes) == size + 1:
+            for t in set(codes):
+                rest = list(codes)
+                rest.remove(t)
+                expected[key(rest)] = expected.get(key(rest), 0) | 1 << t
+    slots, masks = bingo_table(engine)
+    got = {int(k): int(m) for k, m in zip(slots, masks, strict=True) if k}
+    assert expected and got == expected
+
+
 def plain_best_reply(engine, cells, rack, table):
     """The oracle of the best play by equity: every play listed (ALL_PLAYS), each valued score
     + its leave's value in `table` (a LeaveTable or None), the best taken by equity, then in
@@ -328,9 +363,11 @@ def test_shared_replies_are_the_full_searchs_best_replies(compiled, number, shuf
     slots, values = ints([0] * 256), floats(256)
     keys, table_values, bound = ints([]), floats(0), 0.0
     if table:
+        # With the racks' bingo masks (simulate.bingo_table), as the simulation searches.
         bound = kernel["fill_rack_table"](ints(full.keys), full.values, rack, slots, values,
                                           ints([0] * codes), ints([0] * codes),
-                                          ints([0] * codes), ints([0] * 64), floats(64))
+                                          ints([0] * codes), ints([0] * 64), floats(64),
+                                          *bingo_table(engine))
         keys, table_values = slots, values
     constants = engine.kernel_constants
     params = [int(v) for v in constants[0][:PARAMS]]

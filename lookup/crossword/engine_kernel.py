@@ -120,6 +120,11 @@ _FRAME = 19
 
 _CODES = LETTER_MASK + 1  # tile codes without the blank bit
 _LEAVE_HASH = 0x9E3779B1
+# A full rack's bingo mask, which a rack's own leave table may hold under the whole rack's key
+# (a leave no play keeps; lookup/crossword/sim_kernel.py writes it for racks without a blank):
+# bit 0 (BINGO_WORD) set when the rack's tiles alone make a word, bit t (t >= 1) when they and
+# tile t do. _anchor_order counts the bingo in a window's bound only where one may be played.
+BINGO_WORD = 1
 # Leave tables of at most this many slots (a rack's own: 256 for a rack of 7 tiles) are read
 # whole by the best-play searches for their largest value per number of tiles kept.
 SMALL_TABLE = 1024
@@ -514,15 +519,19 @@ def _keep_largest(top, at, n, k, value):
 
 
 def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept):
-    """kept[s] (s = 0 .. in_rack): at least the value of any leave of s tiles, and at most
+    """kept[s] (s = 0 .. in_rack - 1): at least the value of any leave of s tiles, and at most
     leave_max. A leave missing from the table is worth 0.0, so a small table (a rack's own, at
     most SMALL_TABLE slots) gives each size its largest value or 0.0; a larger one is not read
     (every size leave_max).
+
+    Returns the rack's bingo mask (BINGO_WORD) when a small table holds one under the whole
+    rack's key (a leave no play keeps), else -1: every bingo may be possible.
     """
     for s in range(in_rack + 1):
         kept[s] = leave_max
     if not len(leave_keys) or len(leave_keys) > SMALL_TABLE:
-        return
+        return -1
+    bingos = -1
     for s in range(in_rack + 1):
         kept[s] = 0.0
     for slot in range(len(leave_keys)):
@@ -533,11 +542,14 @@ def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept):
         while key > EMPTY_LEAVE:
             key //= LEAVE_DIGIT
             tiles += 1
-        if tiles <= in_rack and leave_values[slot] > kept[tiles]:
+        if tiles == in_rack:
+            bingos = int(leave_values[slot])
+        elif tiles < in_rack and leave_values[slot] > kept[tiles]:
             kept[tiles] = leave_values[slot]
     for s in range(in_rack + 1):
         if kept[s] > leave_max:
             kept[s] = leave_max
+    return bingos
 
 
 def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor, mode,
@@ -559,7 +571,10 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     (the cross sum plus the best rack tile that fits, times the multipliers) + the bingo when
     k is a full rack (a blank is worth 0), for k new tiles; the bound is the largest over
     k = 1 .. min(tiles in the rack, the window's empty squares) of that score plus
-    kept[tiles in the rack - k].
+    kept[tiles in the rack - k]. A bingo's main word is its tiles and the board tiles in its
+    span, all in the window: with the rack's bingo mask (BINGO_WORD) the bingo counts only when
+    the window holds two board tiles or more, or the mask allows the rack's tiles alone or with
+    the window's one board tile.
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -570,7 +585,7 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 visit[nvisit] = i
                 nvisit += 1
         return nvisit
-    _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept)
+    bingos = _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept)
     available = params[P_ALL_LETTERS] if blanks else rack_mask
     # The rack's tile values, largest first (blanks 0 at the end).
     rack_values = int_array(in_rack + 1)
@@ -608,6 +623,8 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
         line_start = a - a % size
         line_end = line_start + size - 1
         on_board = 0  # the value of the window's board tiles
+        board_count = 0
+        board_letter = 0  # the letter of the last of them
         empty = 0
         n_letter = 0
         n_word = 0
@@ -619,6 +636,8 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
             j = base + s
             if ocells[j]:
                 on_board += values[ocells[j]]
+                board_count += 1
+                board_letter = ocells[j] & LETTER_MASK
             else:
                 empty += 1
                 if letter_mult[j] > 1:
@@ -659,7 +678,9 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
             if q < n_cross:
                 crossing += tops[2 * in_rack + q]
             with_leave = main * product + crossing + kept[in_rack - q - 1]
-            if q + 1 == params[P_RACK_SIZE]:
+            if q + 1 == params[P_RACK_SIZE] and (
+                    bingos < 0 or board_count > 1 or bingos & BINGO_WORD
+                    or (board_count == 1 and (bingos >> board_letter) & 1)):
                 with_leave += params[P_BINGO]
             if q == 0 or with_leave > best_bound:
                 best_bound = with_leave

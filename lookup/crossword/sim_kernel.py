@@ -45,6 +45,7 @@ from lookup.crossword.engine_kernel import (
     BEST_ABOVE,
     BEST_AVOIDING,
     BEST_PLAY,
+    BINGO_WORD,
     M_PLACED,
     M_SCORE,
     MAX_TARGETS,
@@ -63,6 +64,7 @@ from lookup.crossword.engine_kernel import (
 )
 from lookup.crossword.equity import END_KEEP_PENALTY
 from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
+from lookup.formats import ARC_ACCEPTS, ARC_CHILD_SHIFT, ARC_LAST, ARC_TILE_MASK
 
 CODES = LETTER_MASK + 1  # rack counts per side
 # Lines whose side to move holds the same rack share its reply's search when at least this many:
@@ -101,7 +103,7 @@ def _subset_size(kinds, taken):
 
 
 def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, memo_keys,
-                    memo_values):
+                    memo_values, bingo_slots, bingo_masks):
     """Fill a small table (slots, values; cleared first) with the value in the game's table
     (keys, table) of every leave a play can keep from `rack` (one tile or more, not the whole
     rack): the rack's own table, as simulate._Leaves makes it, which a search reads far
@@ -113,6 +115,10 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
     up there and its value. The game's table is too large for the CPU's caches and the racks of
     a simulation share most of their leaves (a candidate's leave with each dealing's draws):
     the cache answers most lookups.
+
+    bingo_slots, bingo_masks (fill_bingo_table; empty: none): a rack without a blank also gets
+    its bingo mask under its own key (engine_kernel.BINGO_WORD), so that the search counts a
+    bingo in an anchor's bound only where one may be played.
     """
     for s in range(len(slots)):
         slots[s] = 0
@@ -135,7 +141,90 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
         values[into] = value
         if value > best:
             best = value
+    if len(bingo_slots) and not rack[0]:
+        key = _subset_key(kinds, distinct, counts)
+        slot = leave_slot(bingo_slots, key)
+        into = leave_slot(slots, key)
+        slots[into] = key
+        values[into] = float(bingo_masks[slot]) if bingo_slots[slot] == key else 0.0
     return best
+
+
+def bingo_words(arcs, node_mask, root, rack_size, keys, masks):
+    """Every multiset of rack_size letters that makes a word alone (engine_kernel.BINGO_WORD)
+    or with one letter t more (bit t): (its key as a leave key, that bit) at keys[n], masks[n],
+    a multiset as often as it has such words. The GADDAG's paths from the root that take no
+    separator spell every word reversed (a letter multiset's key does not depend on the
+    order). Returns how many pairs; when more than len(keys), only that many were written (the
+    caller runs again with room for all).
+    """
+    if not root:
+        return 0
+    letters = int_array(rack_size + 1)
+    ordered = int_array(rack_size + 1)
+    position = int_array(rack_size + 2)  # the arc tried at each depth, -1 once none is left
+    position[0] = root
+    depth = 0
+    n = 0
+    while depth >= 0:
+        at = position[depth]
+        if at < 0:
+            depth -= 1
+            continue
+        arc = arcs[at]
+        position[depth] = -1 if arc & ARC_LAST else at + 1
+        tile = arc & ARC_TILE_MASK
+        if not tile:
+            continue
+        letters[depth] = tile
+        length = depth + 1
+        if arc & ARC_ACCEPTS and length >= rack_size:
+            # A word of rack_size letters: all of them (out = -1); of one more: all but each
+            # distinct one in turn.
+            whole = length == rack_size
+            for out in range(-1 if whole else 0, 0 if whole else length):
+                if out >= 0 and _repeats_before(letters, out):
+                    continue
+                size = 0
+                for q in range(length):
+                    if q == out:
+                        continue
+                    j = size
+                    while j > 0 and ordered[j - 1] > letters[q]:
+                        ordered[j] = ordered[j - 1]
+                        j -= 1
+                    ordered[j] = letters[q]
+                    size += 1
+                if n < len(keys):
+                    key = EMPTY_LEAVE
+                    for q in range(size):
+                        key = key * LEAVE_DIGIT + ordered[q]
+                    keys[n] = key
+                    masks[n] = BINGO_WORD if out < 0 else 1 << letters[out]
+                n += 1
+        child = arc >> ARC_CHILD_SHIFT
+        if child and length <= rack_size:
+            depth += 1
+            position[depth] = child
+    return n
+
+
+def _repeats_before(letters, at):
+    """Whether letters[at] is among letters[0:at]."""
+    for q in range(at):
+        if letters[q] == letters[at]:
+            return True
+    return False
+
+
+def fill_bingo_table(keys, masks, n, slots, table):
+    """The open-addressing table (slots, table; free slots 0, its length a power of two, at
+    least 2n) of bingo_words' n pairs, a multiset's bits joined.
+    """
+    for i in range(n):
+        slot = leave_slot(slots, keys[i])
+        slots[slot] = keys[i]
+        table[slot] |= masks[i]
 
 
 def fill_end_table(rack, values, opponent_value, slots, table, distinct, counts, taken):
@@ -285,7 +374,8 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                      leave_keys, leave_values, base_cells, mover_rack, candidates,
                      candidate_leaves, active, dealing, unseen, rack_size, plies, limit, share,
                      results, last_leave, leave_now, avoid_equity, equity, rack_slots,
-                     rack_values, distinct, counts, taken, setups, memo_keys, memo_values):
+                     rack_values, distinct, counts, taken, setups, memo_keys, memo_values,
+                     bingo_slots, bingo_masks):
     """The value of every active candidate (active[i] != 0) over one dealing
     (lookup/crossword/simulate.py _simulate_line), to results[i]. The lines are played turn by
     turn side by side; with `share`, lines whose side to move holds the same rack while the
@@ -310,6 +400,8 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
         rack_slots, rack_values, distinct, counts, taken: working storage of the leave tables.
         memo_keys, memo_values: fill_rack_table's cache of the game's table, kept between
             dealings.
+        bingo_slots, bingo_masks: the multisets of a full rack that make a word alone or with
+            one more letter (fill_bingo_table; empty: none).
         setups: room for the setup arrays (engine_kernel.setup's ocells, checks, cross, anchor)
             of every line's board and the base board's (lines + 1 rows of 4 x 2 * size * size):
             the base board's made once, each line's turned from it by the tiles laid
@@ -411,7 +503,8 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
                 table = leave_values
             elif bag_before:
                 bound = fill_rack_table(leave_keys, leave_values, rack, rack_slots, rack_values,
-                                        distinct, counts, taken, memo_keys, memo_values)
+                                        distinct, counts, taken, memo_keys, memo_values,
+                                        bingo_slots, bingo_masks)
                 keys = rack_slots
                 table = rack_values
             else:

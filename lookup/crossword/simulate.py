@@ -61,6 +61,7 @@ from lookup.crossword.endgame import check_budget, endgame_search, play_tiles
 from lookup.crossword.engine_kernel import (
     MAX_TARGETS,
     MOVE_FIELDS,
+    P_ROOT,
     R_LEAVE,
     R_LENGTH,
     R_SCORE,
@@ -77,6 +78,9 @@ DEFAULT_ITERATIONS = 100
 MAX_ITERATIONS = 3250
 MIN_ITERATIONS = 30
 PRUNE_EVERY = 10
+# Bits a float64 holds exactly: a lexicon of fewer letters has its bingo masks (bingo_table) in
+# the leave tables' values.
+MANTISSA_BITS = 53
 # Slots of the simulation kernel's cache of the game's leave table (sim_kernel.fill_rack_table;
 # 128 KB: it stays in the CPU's cache).
 LEAVE_MEMO = 1 << 13
@@ -334,8 +338,8 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
 
 # The kernel's functions (lookup/crossword/sim_kernel.py) that call each other.
 KERNEL_FUNCTIONS = ("_rack_kinds", "_subset_key", "_subset_size", "fill_rack_table",
-                    "fill_end_table", "_rack_value", "zone",
-                    "shared_replies", "simulate_dealing")
+                    "_repeats_before", "bingo_words", "fill_bingo_table", "fill_end_table",
+                    "_rack_value", "zone", "shared_replies", "simulate_dealing")
 
 
 @functools.cache
@@ -379,6 +383,40 @@ def interleaved_constants(engine) -> tuple:
                                                               node_mask)):
         return constants
     return (constants[0], words[1:], words, *constants[3:])
+
+
+@functools.lru_cache(maxsize=4)
+def bingo_table(engine) -> tuple:
+    """(slots, masks): every multiset of a full rack's letters that makes a word alone or with
+    one letter more, and which (sim_kernel.bingo_words, fill_bingo_table), in the engine's
+    arrays; the simulation kernel's searches count a bingo in an anchor's bound only where the
+    rack can play one. Made once per engine. Empty when the lexicon has more letters than a
+    float's mantissa holds as bits (the masks travel in the leave tables' values).
+    """
+    compiled = engine.compiled
+
+    def ints(n):
+        return np.zeros(n, dtype=np.int64) if compiled else [0] * n
+
+    if len(engine.lexicon.tables.alphabet) >= MANTISSA_BITS:
+        return ints(0), ints(0)
+    kernel = _kernel(compiled)
+    params, arcs, node_mask = engine.kernel_constants[:3]
+    rack_size = engine.cw.rules.rack_size
+    room = 1 << 16
+    while True:
+        keys, masks = ints(room), ints(room)
+        pairs = kernel["bingo_words"](arcs, node_mask, int(params[P_ROOT]), rack_size, keys,
+                                      masks)
+        if pairs <= room:
+            break
+        room = pairs
+    capacity = 8
+    while capacity < 2 * pairs:
+        capacity *= 2
+    slots, table = ints(capacity), ints(capacity)
+    kernel["fill_bingo_table"](keys, masks, pairs, slots, table)
+    return slots, table
 
 
 @functools.lru_cache(maxsize=4)
@@ -464,7 +502,7 @@ class _KernelLines:
             [[[0] * squares for _ in range(4)] for _ in range(len(plays) + 1)]
         self.work = (floats(len(plays)), floats(len(plays)), floats(MAX_TARGETS), floats(2),
                      ints(256), floats(256), ints(codes), ints(codes), ints(codes), setups,
-                     ints(LEAVE_MEMO), floats(LEAVE_MEMO))
+                     ints(LEAVE_MEMO), floats(LEAVE_MEMO), *bingo_table(engine))
 
     def values(self, order: list, pruned: list) -> list:
         """The value of every candidate not pruned over the dealing `order` (lexicon codes)."""
