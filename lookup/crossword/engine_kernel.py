@@ -32,8 +32,9 @@ the blank rule and the one-tile rule), written again for speed:
   about 30 % of the walk and the plain scores most of the scoring: a best-play search 20-25 %
   quicker (bench/results.md "lookahead"; bounds that pair the multipliers alone, without the
   squares a rack tile fits and the walk's plain scores, once cost more than they saved). A full
-  rack's bound holds the bingo wherever seven squares are free, so seven-tile racks prune
-  least.
+  rack's bound holds the bingo wherever seven squares are free, unless the rack's own leave
+  table carries its bingo mask (BINGO_WORD; the simulation's searches): then only where the
+  rack can play one.
 
 Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
 
