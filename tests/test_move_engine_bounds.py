@@ -147,30 +147,38 @@ def every_play(engine, cells, counts) -> list:
         records = count
 
 
+def rack_key(counts) -> int:
+    """The leave key of a whole rack (counts by lexicon code, blanks at 0)."""
+    key = EMPTY_LEAVE
+    for code, count in enumerate(counts):
+        for _ in range(int(count)):
+            key = key * LEAVE_DIGIT + code
+    return key
+
+
 def bingo_entry(engine, counts):
-    """The whole rack's key and its bingo mask (simulate.bingo_table, whose own test holds it
-    to the word list), as the simulation kernel puts them in a rack's leave table; None when
-    the rack holds a blank.
+    """The rack's bingo key and mask (simulate.bingo_table, whose own test holds it to the
+    word list), as the simulation kernel puts them in a rack's leave table; None when the rack
+    holds a blank.
     """
     from lookup.crossword.simulate import bingo_table
 
     if counts[0]:
         return None
-    key = EMPTY_LEAVE
-    for code, count in enumerate(counts):
-        for _ in range(int(count)):
-            key = key * LEAVE_DIGIT + code
+    key = rack_key(counts)
     slots, masks = bingo_table(engine)
     slot = engine_kernel.leave_slot(slots, key)
-    return key, (int(masks[slot]) if slots[slot] == key else 0)
+    return engine_kernel.bingo_key(key), (int(masks[slot]) if slots[slot] == key else 0)
 
 
-def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None):
+def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None, whole=None):
     """A leave table valuing most of the plays' leaves at quarter points in [-spread,
     spread] / 4 (some left out: worth 0.0), and the value of each key. One in four is padded
     with leaves of more tiles than a rack keeps to more than engine_kernel.SMALL_TABLE slots
     (the searches then bound every leave by the largest value instead of reading the table).
-    `bingo` (bingo_entry's), when given, goes in as the simulation kernel puts it.
+    `bingo` (bingo_entry's), when given, goes in as the simulation kernel puts it; `whole`,
+    the whole rack's key, in one table of four with a value (a leave no play keeps, which the
+    searches must not take for a bingo mask).
     """
     rng = random.Random(seed)
     keys = sorted({play[R_LEAVE] for play in plays})
@@ -178,6 +186,8 @@ def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None):
     table_values = dict(values)
     if bingo is not None:
         table_values[bingo[0]] = float(bingo[1])
+    if whole is not None and rng.random() < 0.25:
+        table_values[whole] = rng.choice([0.0, -1.0, 2.0, rng.randint(-spread, spread) / 4])
     if rng.random() < 0.25:
         while len(table_values) <= engine_kernel.SMALL_TABLE // 2:
             key = EMPTY_LEAVE
@@ -219,7 +229,7 @@ def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None
     plays = every_play(engine, cells, counts)
     # Half of the blank-free racks' tables carry the rack's bingo mask.
     bingo = bingo_entry(engine, counts) if seed % 2 else None
-    table, values = quarter_leaves(engine, plays, spread, seed, bingo)
+    table, values = quarter_leaves(engine, plays, spread, seed, bingo, rack_key(counts))
     label = f"rack {rack!r}, spread {spread}, seed {seed}"
 
     params = [int(v) for v in engine.kernel_constants[0][:PARAMS]]

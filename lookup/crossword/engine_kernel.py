@@ -121,10 +121,11 @@ _FRAME = 19
 
 _CODES = LETTER_MASK + 1  # tile codes without the blank bit
 _LEAVE_HASH = 0x9E3779B1
-# A full rack's bingo mask, which a rack's own leave table may hold under the whole rack's key
-# (a leave no play keeps; lookup/crossword/sim_kernel.py writes it for racks without a blank):
-# bit 0 (BINGO_WORD) set when the rack's tiles alone make a word, bit t (t >= 1) when they and
-# tile t do. _anchor_order counts the bingo in a window's bound only where one may be played.
+# A full rack's bingo mask, which a rack's own leave table may hold under the rack's bingo key
+# (bingo_key: no leave's key, so no leave table holds it otherwise;
+# lookup/crossword/sim_kernel.py writes it for racks without a blank): bit 0 (BINGO_WORD) set
+# when the rack's tiles alone make a word, bit t (t >= 1) when they and tile t do.
+# _anchor_order counts the bingo in a window's bound only where one may be played.
 BINGO_WORD = 1
 # Leave tables of at most this many slots (a rack's own: 256 for a rack of 7 tiles) are read
 # whole by the best-play searches for their largest value per number of tiles kept.
@@ -519,14 +520,21 @@ def _keep_largest(top, at, n, k, value):
     return n + 1
 
 
-def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept):
+def bingo_key(rack_key):
+    """The key of a rack's bingo mask (BINGO_WORD) in its leave table: the rack's leave key
+    with a blank's digit last, which no leave's key has (its blanks' digits come first).
+    """
+    return rack_key * LEAVE_DIGIT
+
+
+def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept):
     """kept[s] (s = 0 .. in_rack - 1): at least the value of any leave of s tiles, and at most
     leave_max. A leave missing from the table is worth 0.0, so a small table (a rack's own, at
     most SMALL_TABLE slots) gives each size its largest value or 0.0; a larger one is not read
     (every size leave_max).
 
-    Returns the rack's bingo mask (BINGO_WORD) when a small table holds one under the whole
-    rack's key (a leave no play keeps), else -1: every bingo may be possible.
+    Returns the rack's bingo mask (BINGO_WORD) when a small table holds one under `flag`, the
+    rack's bingo_key, else -1: every bingo may be possible.
     """
     for s in range(in_rack + 1):
         kept[s] = leave_max
@@ -539,13 +547,14 @@ def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept):
         key = leave_keys[slot]
         if not key:
             continue
+        if key == flag:
+            bingos = int(leave_values[slot])
+            continue
         tiles = 0  # the key's digits past its leading 1 (EMPTY_LEAVE)
         while key > EMPTY_LEAVE:
             key //= LEAVE_DIGIT
             tiles += 1
-        if tiles == in_rack:
-            bingos = int(leave_values[slot])
-        elif tiles < in_rack and leave_values[slot] > kept[tiles]:
+        if tiles < in_rack and leave_values[slot] > kept[tiles]:
             kept[tiles] = leave_values[slot]
     for s in range(in_rack + 1):
         if kept[s] > leave_max:
@@ -586,7 +595,13 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 visit[nvisit] = i
                 nvisit += 1
         return nvisit
-    bingos = _kept_bounds(leave_keys, leave_values, leave_max, in_rack, kept)
+    whole = EMPTY_LEAVE  # the rack's leave key
+    for _ in range(blanks):
+        whole *= LEAVE_DIGIT
+    for q in range(kinds):
+        for _ in range(full[rack_tiles[q]]):
+            whole = whole * LEAVE_DIGIT + rack_tiles[q]
+    bingos = _kept_bounds(leave_keys, leave_values, leave_max, in_rack, bingo_key(whole), kept)
     available = params[P_ALL_LETTERS] if blanks else rack_mask
     # The rack's tile values, largest first (blanks 0 at the end).
     rack_values = int_array(in_rack + 1)

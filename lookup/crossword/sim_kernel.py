@@ -54,6 +54,7 @@ from lookup.crossword.engine_kernel import (
     PARAMS,
     R_LEAVE,
     RECORD_FIELDS,
+    bingo_key,
     int_array,
     leave_slot,
     next_subset,
@@ -117,8 +118,8 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
     the cache answers most lookups.
 
     bingo_slots, bingo_masks (fill_bingo_table; empty: none): a rack without a blank also gets
-    its bingo mask under its own key (engine_kernel.BINGO_WORD), so that the search counts a
-    bingo in an anchor's bound only where one may be played.
+    its bingo mask under its bingo key (engine_kernel.BINGO_WORD, bingo_key), so that the
+    search counts a bingo in an anchor's bound only where one may be played.
     """
     for s in range(len(slots)):
         slots[s] = 0
@@ -144,8 +145,8 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
     if len(bingo_slots) and not rack[0]:
         key = _subset_key(kinds, distinct, counts)
         slot = leave_slot(bingo_slots, key)
-        into = leave_slot(slots, key)
-        slots[into] = key
+        into = leave_slot(slots, bingo_key(key))
+        slots[into] = bingo_key(key)
         values[into] = float(bingo_masks[slot]) if bingo_slots[slot] == key else 0.0
     return best
 
