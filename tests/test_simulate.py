@@ -221,22 +221,6 @@ def test_more_lines_than_one_shared_search_serves_give_the_same_rows():
         assert shared == row_figures(simulate(engine, board, rack, share=False, **options))
 
 
-@pytest.mark.skipif(not numba_available(), reason="numba is not installed")
-def test_the_kernels_gaddag_is_one_array_with_the_engines_values():
-    # The compiled kernel's lines read the GADDAG as the runtime index lays it out (each node's
-    # tile mask, then its arcs: node_mask = words, arcs = words[1:]), the engine's values.
-    from lookup.crossword.simulate import interleaved_constants
-
-    engine = MoveEngine(fixture_game("scrabble-en"), compiled=True)
-    constants = interleaved_constants(engine)
-    params, arcs, node_mask = engine.kernel_constants[:3]
-    assert np.array_equal(constants[0], params)
-    assert np.array_equal(constants[1], arcs)
-    assert np.array_equal(constants[2][:len(node_mask)], node_mask)
-    assert constants[1].base is constants[2] and constants[1].dtype == arcs.dtype
-    assert all(a is b for a, b in zip(constants[3:], engine.kernel_constants[3:], strict=True))
-
-
 @pytest.mark.parametrize("compiled", ENGINES)
 @pytest.mark.parametrize("game", ["scrabble-en", "erudit-ru"])
 def test_the_bingo_table_holds_every_full_racks_words(compiled, game):

@@ -368,24 +368,6 @@ def _compiled_sources():
 
 
 @functools.lru_cache(maxsize=4)
-def interleaved_constants(engine) -> tuple:
-    """The compiled engine's kernel_constants with the GADDAG's node masks and arcs as two views
-    of one array, as the runtime index stores them (docs/FORMATS.md: each node's tile mask, then
-    its arcs; lookup/graph.py): node_mask = words, arcs = words[1:], so that a node's mask and
-    first arcs share a cache line (the engine keeps two arrays, a mask's line apart from its
-    arcs'). The same values, so the same plays; a best-play search of a simulation line ~18 %
-    quicker (bench/results.md "lookahead"). The engine's own when the index is not laid out so.
-    """
-    constants = engine.kernel_constants
-    arcs, node_mask = constants[1], constants[2]
-    words = np.asarray(engine.lexicon.tables.node_mask, dtype=arcs.dtype)
-    if not (np.array_equal(words[1:], arcs) and np.array_equal(words[:len(node_mask)],
-                                                              node_mask)):
-        return constants
-    return (constants[0], words[1:], words, *constants[3:])
-
-
-@functools.lru_cache(maxsize=4)
 def bingo_table(engine) -> tuple:
     """(slots, masks): every multiset of a full rack's letters that makes a word alone or with
     one letter more, and which (sim_kernel.bingo_words, fill_bingo_table), in the engine's
@@ -458,7 +440,6 @@ class _KernelLines:
         self.engine = engine
         compiled = engine.compiled
         self.simulate_dealing = _kernel(compiled)["simulate_dealing"]
-        self.constants = interleaved_constants(engine) if compiled else engine.kernel_constants
         rules = engine.cw.rules
         self.rack_size = rules.rack_size
         self.limit = rules.scoreless_turns_end
@@ -509,7 +490,7 @@ class _KernelLines:
         for i, stopped in enumerate(pruned):
             self.active[i] = 0 if stopped else 1
         dealing = np.asarray(order, dtype=np.int64) if self.engine.compiled else order
-        self.simulate_dealing(*self.constants, self.leave_keys, self.leave_values,
+        self.simulate_dealing(*self.engine.kernel_constants, self.leave_keys, self.leave_values,
                               self.base_cells, self.mover_rack, self.candidates,
                               self.candidate_leaves, self.active, dealing, len(order),
                               self.rack_size, self.plies, self.limit, self.share, self.results,
