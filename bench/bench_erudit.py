@@ -124,6 +124,10 @@ def run() -> list[dict]:
             points["full"].append(best)
             clusters.append(len(search.seen))
             groups.append(search.choices_tried)
+            # (Dropped now, as search_turns drops its own: a search kept alive leaves its
+            # clusters to the cyclic collector, which it turns off while it searches, and the
+            # next rows would pay for their first collection.)
+            del search
             started = time.process_time()
             ClusterSearch(cw._turn_search(board, codes, None), cover).best(TOP)
             seconds["top"].append(time.process_time() - started)
@@ -134,6 +138,7 @@ def run() -> list[dict]:
             walls.append(time.perf_counter() - started)
             proven += hurried.proven
             exact += (found[0].score if found else 0) == best
+            del hurried
             if blanks == 0:
                 multi.append(cw._turn_search(board, codes, None).count_multi_word())
         n = len(positions)
