@@ -259,10 +259,10 @@ def _line_word_exists(arcs, node_mask, root, all_letters, code, wild, check, fir
                       counts, node_at, candidates, taken):
     """Whether some word fills the squares first..last of a line (code[k]: the letter there, 0
     empty; wild[k]: when not 0, the letters that will do there instead of code[k]'s; check[k]:
-    the letters an empty square may take), its
-    empty squares with tiles of `counts` (by code, counts[0] blanks: any letter), read on the
-    GADDAG from its first letter (that letter, the separator, then the rest). counts is as it
-    was on return; node_at, candidates, taken are room (last - first + 2 entries).
+    the letters an empty square may take), its empty squares with tiles of `counts` (by code,
+    counts[0] blanks: any letter), read on the GADDAG from its first letter (that letter, the
+    separator, then the rest). counts is as it was on return; node_at, candidates, taken are
+    room (last - first + 2 entries).
     """
     length = last - first + 1
     rack_mask = 0
@@ -380,9 +380,9 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, laid, choices
     the group's `lines` (bit r: row r across, bit size + c: column c down), bounded by empty
     squares or the edge, holds 1 to sum(rack) empty squares that cover a square flagged in
     every row of `flags[:members]`, and can be filled with the rack's tiles into a word whose
-    tiles' cross words are words (any cross word through such a blank passes). Every play a
-    choice's joins_reaching would find is such a run, so False means no choice reaches.
-    `board` .. `anchor` are room.
+    tiles' cross words are words (through such a blank, with some letter of it:
+    _cross_letters). Every play a choice's joins_reaching would find is such a run, so False
+    means no choice reaches. `board` .. `anchor` are room.
     """
     size = params[P_SIZE]
     n2 = size * size
