@@ -284,6 +284,43 @@ def test_a_line_word_exists_when_a_word_of_the_list_fits_it(data):
     assert np.array_equal(counts, before)
 
 
+def test_a_line_word_takes_a_rack_tile_once():
+    # A word that needs a letter twice, on empty squares, from a rack that holds it once and
+    # no blank: it fits only if some other word of the list does (the rack's tiles are used up).
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.engine import MoveEngine
+    from lookup.crossword.engine_kernel import P_ALL_LETTERS, P_ROOT
+    from lookup.crossword.engine_numba import compiled_extension
+
+    engine = MoveEngine(fixture_game(GAME), compiled=True)
+    params, arcs, node_mask = engine.kernel_constants[:3]
+    exists = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
+        "_line_word_exists"]
+    alphabet = engine.lexicon.tables.alphabet
+    words = [w for w in fixture_words(rules(GAME).lexicon) if 2 <= len(w) <= 7]
+    repeated = [w for w in words if len(set(w)) < len(w)][:100]
+    fitting = 0
+    for word in repeated:
+        length = len(word)
+        counts = np.zeros(len(alphabet) + 1, np.int64)
+        for letter in set(word):
+            counts[alphabet.index(letter) + 1] = 1
+        room = [np.zeros(length + 2, np.int64) for _ in range(3)]
+        found = exists(arcs, node_mask, params[P_ROOT], params[P_ALL_LETTERS],
+                       np.zeros(length, np.int64), np.zeros(length, np.int64),
+                       np.full(length, params[P_ALL_LETTERS], np.int64), 0, length - 1, counts,
+                       *room)
+        expected = any(len(other) == length and all(
+            other.count(letter) <= counts[alphabet.index(letter) + 1] for letter in other)
+            for other in words)
+        assert found == expected, word
+        fitting += expected
+    assert (len(repeated), fitting) == (100, 0)
+
+
 @pytest.mark.full
 def test_one_look_at_a_join_group_on_real_two_blank_positions():
     cw = real_game()

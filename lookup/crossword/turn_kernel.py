@@ -298,9 +298,15 @@ def _line_word_exists(arcs, node_mask, root, all_letters, code, wild, check, fir
         arc = arcs[node + bit_count(mask & (bit - 1))]
         child = arc >> ARC_CHILD_SHIFT
         if not code[k]:
-            # A tile of its letter when there is one (a blank left can do all it can).
+            # A tile of its letter when there is one (a blank left can do all it can); none
+            # left (taken on an earlier square) and no blank: not this letter.
             letter = bit_count(bit - 1)
-            taken[d] = letter if counts[letter] else 0
+            if counts[letter]:
+                taken[d] = letter
+            elif counts[0]:
+                taken[d] = 0
+            else:
+                continue
             counts[taken[d]] -= 1
         if d == length - 1:
             if arc & ARC_ACCEPTS:
