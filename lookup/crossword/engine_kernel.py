@@ -151,13 +151,19 @@ def arc_for(arcs, node_mask, node, tile):
     return arcs[node + bit_count(mask & (bit - 1))]
 
 
+def leave_home(key, mask):
+    """The first slot `key` hashes to in a table of mask + 1 slots (a power of two). The low
+    bits of the product do not depend on int64 wrap-around, so CPython and numba agree.
+    """
+    return ((key ^ (key >> 29)) * _LEAVE_HASH) & mask
+
+
 def leave_slot(keys, key):
     """The slot of `key` in an open-addressing table of `keys` (or the free slot it would
-    take). The low bits of the product do not depend on int64 wrap-around, so CPython and
-    numba agree.
+    take), probing on from leave_home.
     """
     mask = len(keys) - 1
-    slot = ((key ^ (key >> 29)) * _LEAVE_HASH) & mask
+    slot = leave_home(key, mask)
     while keys[slot] != 0 and keys[slot] != key:
         slot = (slot + 1) & mask
     return slot
@@ -564,13 +570,14 @@ def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept):
 
 def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor, mode,
                   full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit, bounds, leave_keys,
-                  leave_values, leave_max, kept):
+                  leave_values, leave_max, kept, none_used):
     """List the anchors to walk in `visit` (base + square); return how many.
 
     ALL_PLAYS: every anchor, in (direction, square) order. BEST_PLAY and BEST_AVOIDING: by
     decreasing equity bound (in `bounds`, rounded up), anchors where no rack tile fits left
     out, so that `search` stops once the bound cannot reach the best equity; kept[s] is set to
-    the bound of the leave of s tiles (_kept_bounds), which the search reads too.
+    the bound of the leave of s tiles (_kept_bounds), which the search reads too. none_used:
+    zeros by tile code (_leave_key's `used`, for the whole rack's key).
 
     The bound of anchor `a` holds every play the walk generates from it: the walk covers `a`,
     leftward only empty squares that are not anchors (and the board's tiles), rightward any
@@ -595,12 +602,7 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 visit[nvisit] = i
                 nvisit += 1
         return nvisit
-    whole = EMPTY_LEAVE  # the rack's leave key
-    for _ in range(blanks):
-        whole *= LEAVE_DIGIT
-    for q in range(kinds):
-        for _ in range(full[rack_tiles[q]]):
-            whole = whole * LEAVE_DIGIT + rack_tiles[q]
+    whole = _leave_key(blanks, rack_tiles, kinds, full, none_used)
     bingos = _kept_bounds(leave_keys, leave_values, leave_max, in_rack, bingo_key(whole), kept)
     available = params[P_ALL_LETTERS] if blanks else rack_mask
     # The rack's tile values, largest first (blanks 0 at the end).
@@ -809,9 +811,10 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     visit = int_array(2 * n2)
     bounds = int_array(2 * n2)
     kept = [0.0] * (in_rack + 1)
+    # (`used` holds no tile before the walk.)
     nvisit = _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor,
                            mode, full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit,
-                           bounds, leave_keys, leave_values, leave_max, kept)
+                           bounds, leave_keys, leave_values, leave_max, kept, used)
 
     word = int_array(2 * n2)
     for i in range(2 * n2):

@@ -41,7 +41,6 @@ dealings), as simulate._Leaves makes one per rack. Moves are packed by engine_ke
 from lookup.crossword.board import LETTER_MASK
 from lookup.crossword.endgame_kernel import prepared_search
 from lookup.crossword.engine_kernel import (
-    _LEAVE_HASH,
     BEST_ABOVE,
     BEST_AVOIDING,
     BEST_PLAY,
@@ -56,6 +55,7 @@ from lookup.crossword.engine_kernel import (
     RECORD_FIELDS,
     bingo_key,
     int_array,
+    leave_home,
     leave_slot,
     next_subset,
     record_move,
@@ -129,7 +129,7 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
         if _subset_size(kinds, taken) == tiles:
             continue
         key = _subset_key(kinds, distinct, taken)
-        line = ((key ^ (key >> 29)) * _LEAVE_HASH) & (len(memo_keys) - 1)
+        line = leave_home(key, len(memo_keys) - 1)
         if memo_keys[line] == key:
             value = memo_values[line]
         else:

@@ -337,15 +337,7 @@ def _cross_letters(arcs, node_mask, root, all_letters, board, wild, square, step
     letter of `available` that makes a word with some letter of each such blank. code ..
     taken are room (one_blank: a rack of length len(counts), here one blank).
     """
-    n2 = size * size
-    first = square
-    while (first - step >= 0 and board[first - step]
-           and (step == size or (first - step) // size == square // size)):
-        first -= step
-    last = square
-    while (last + step < n2 and board[last + step]
-           and (step == size or (last + step) // size == square // size)):
-        last += step
+    first, last = run_bounds(board, size, square, step)
     varies = False
     length = 0
     at = 0
