@@ -284,6 +284,46 @@ def test_a_line_word_exists_when_a_word_of_the_list_fits_it(data):
     assert np.array_equal(counts, before)
 
 
+@settings(max_examples=200, deadline=None)
+@given(data=st.data())
+def test_the_covering_search_turns_the_positions_setup_into_the_boards(data):
+    # turn_kernel.setup turns the position's setup arrays by the tiles laid (a cluster's, on
+    # any squares, blanks too) instead of setting up the board with them: the same cells,
+    # cross-checks, cross sums and anchors as engine_kernel.setup of that board.
+    pytest.importorskip("numba")
+    import numpy as np
+
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.board import BLANK
+    from lookup.crossword.engine import MoveEngine
+    from lookup.crossword.engine_numba import compiled_extension
+
+    cw = fixture_game(GAME)
+    engine = MoveEngine(cw, compiled=True)
+    params, arcs, node_mask, values, _letter_mult, _word_mult, order = engine.kernel_constants
+    n2 = cw.rules.layout.size ** 2
+    flagged = np.concatenate((params, np.ones(2 * n2, dtype=np.int64)))
+    kernel = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)
+    position = data.draw(st.sampled_from(selfplay_positions(GAME)))
+    cells = np.array(engine.lexicon.cells(cw.parse_board(position["board"])), dtype=np.int64)
+    empty = [square for square in range(n2) if not cells[square]]
+    squares = data.draw(st.lists(st.sampled_from(empty), min_size=1, max_size=7, unique=True))
+    letters = len(engine.lexicon.tables.alphabet)
+    codes = [data.draw(st.integers(1, letters)) | (BLANK if data.draw(st.booleans()) else 0)
+             for _ in squares]
+    board = cells.copy()
+    board[squares] = codes
+    expected = [np.zeros(2 * n2, dtype=np.int64) for _ in range(4)]
+    kernel["board_setup"](flagged, arcs, node_mask, values, order, board, *expected)
+    base = kernel["position_setup"](flagged, arcs, node_mask, values, order, cells)
+    prepared = (*base, np.array(squares, dtype=np.int64), np.array(codes, dtype=np.int64),
+                np.array([len(squares)], dtype=np.int64))
+    turned = [np.zeros(2 * n2, dtype=np.int64) for _ in range(4)]
+    kernel["setup"](flagged, arcs, node_mask, values, order, prepared, *turned)
+    for name, made, want in zip(("cells", "checks", "cross", "anchor"), turned, expected):
+        assert np.array_equal(made, want), (name, np.flatnonzero(made != want))
+
+
 def test_a_line_word_takes_a_rack_tile_once():
     # A word that needs a letter twice, on empty squares, from a rack that holds it once and
     # no blank: it fits only if some other word of the list does (the rack's tiles are used up).

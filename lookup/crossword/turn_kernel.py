@@ -2,7 +2,8 @@
 squares (lookup/crossword/turn_search.py lays a cluster's next part on one of its zone squares).
 
 `covering_search` is lookup/crossword/engine_kernel.py's `search`, the same code object, run
-with this module's globals, where `setup` is the board setup followed by a mask: an empty
+with this module's globals, where `setup` is the board's setup (the position's, turned by the
+tiles laid on it: the search's argument in place of the cells) followed by a mask: an empty
 square stays an anchor across only when `params[PARAMS + square]` is set, and down only when
 `params[PARAMS + size * size + square]` is (params is the engine's params array with two
 flags per square appended). The GADDAG walk lets a play's left part pass
@@ -85,6 +86,7 @@ from lookup.crossword.engine_kernel import (
     int_array,
     leave_slot,
     records_precede,
+    update_setup,
 )
 from lookup.crossword.engine_kernel import setup as board_setup
 from lookup.crossword.scoring import NO_CROSS_WORD, score_new_tiles
@@ -105,22 +107,63 @@ _SEARCH_GLOBALS = (_CODES, _F_AFTER, _F_CHILD, _F_CODE, _F_ENDS, _F_GOING, _F_LA
                    LETTER_MASK)
 
 
-def setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor):
-    """engine_kernel.setup, then an anchor across kept only on a square flagged in
+def setup(params, arcs, node_mask, values, order, prepared, ocells, checks, cross, anchor):
+    """covering_search's board setup: the position's arrays (prepared[0:4]: engine_kernel.setup's
+    ocells, checks, cross and anchor of the position, position_setup) copied and turned by the
+    tiles laid on it (prepared[4][:count] their squares, prepared[5] their cell codes, count
+    prepared[6][0]: engine_kernel.update_setup, the same arrays as a setup of the board with
+    them, for a fraction of its work), then an anchor across kept only on a square flagged in
     params[PARAMS + square], and one down only on a square flagged in
     params[PARAMS + size * size + square] (order maps a square of the transposed board, where
-    the down plays are searched, to the board's).
+    the down plays are searched, to the board's). Returns 0 (no caller reads it).
     """
-    tiles = board_setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross,
-                        anchor)
+    base_ocells = prepared[0]
+    base_checks = prepared[1]
+    base_cross = prepared[2]
+    base_anchor = prepared[3]
+    tiles = 0
+    for i in range(len(ocells)):
+        ocells[i] = base_ocells[i]
+        checks[i] = base_checks[i]
+        cross[i] = base_cross[i]
+        anchor[i] = base_anchor[i]
+        if base_ocells[i]:
+            tiles += 1
+    update_setup(params, arcs, node_mask, values, order, prepared[4], prepared[5],
+                 prepared[6][0], ocells, checks, cross, anchor)
     size = params[P_SIZE]
     n2 = size * size
+    if not tiles and prepared[6][0]:
+        # The empty position's one anchor, the start square, stays one only next to a tile
+        # (update_setup flags the new tiles' neighbours, and no other square changes).
+        for o in range(2):
+            base = o * n2
+            i = params[P_START] if o == 0 else order[params[P_START]]
+            col = i % size
+            if not ((i >= size and ocells[base + i - size])
+                    or (i + size < n2 and ocells[base + i + size])
+                    or (col > 0 and ocells[base + i - 1])
+                    or (col < size - 1 and ocells[base + i + 1])):
+                anchor[base + i] = 0
     for i in range(n2):
         if not params[PARAMS + i]:
             anchor[i] = 0
         if not params[PARAMS + n2 + order[i]]:
             anchor[n2 + i] = 0
-    return tiles
+    return 0
+
+
+def position_setup(params, arcs, node_mask, values, order, cells):
+    """engine_kernel.setup's arrays of the position `cells` (ocells, checks, cross, anchor),
+    which covering_search's boards are turned from (`setup`).
+    """
+    n2 = params[P_SIZE] * params[P_SIZE]
+    ocells = int_array(2 * n2)
+    checks = int_array(2 * n2)
+    cross = int_array(2 * n2)
+    anchor = int_array(2 * n2)
+    board_setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
+    return ocells, checks, cross, anchor
 
 
 # The copy's code names this file, so that numba's cache of it (kept per source file, checked
@@ -132,7 +175,8 @@ covering_search = types.FunctionType(
     globals(), "covering_search")
 covering_search.__qualname__ = "covering_search"
 covering_search.__doc__ = """engine_kernel.search with this module's `setup`: the plays that
-cover a square flagged in params[PARAMS:] (module docstring); same arguments and records."""
+cover a square flagged in params[PARAMS:] (module docstring) of the board `setup` turns from
+the position's arrays (the argument in place of the cells: `setup`'s `prepared`); same records."""
 
 def _first_square(out, at, size):
     """(first square, stride between its squares) of the play recorded at out[at:]."""
@@ -142,8 +186,8 @@ def _first_square(out, at, size):
 
 
 def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                   tiles, first, last, size_of, rack, member_squares, no_keys, no_values,
-                   out, best_equity, reaching):
+                   position, tiles, first, last, size_of, rack, member_squares, no_keys,
+                   no_values, out, best_equity, reaching):
     """Which of several boards have a covering play that reaches every member of a join:
     choice c (from `first` to `last`) lays the size_of tiles tiles[first_tile + t] ((square,
     code) rows, the choices one after another from tile 0 at choice `first`) on `cells`, and
@@ -151,7 +195,7 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
     flagged in `params`, the tiles `rack`) puts a tile on a square flagged in every row of
     `member_squares` (flags by square), or when its plays overflow `out` (so unknown).
     ClusterSearch's joins ask it for every choice of blank letters of a group's clusters at
-    once, then lay only the choices that reach.
+    once, then lay only the choices that reach. `position`: position_setup's arrays of `cells`.
     """
     size = params[P_SIZE]
     width = RECORD_FIELDS + size
@@ -159,12 +203,19 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
     members = member_squares.shape[0]
     every = (1 << members) - 1
     board = cells.copy()
+    squares = int_array(size_of)
+    codes = int_array(size_of)
+    count_of = int_array(1)
+    count_of[0] = size_of
+    prepared = (position[0], position[1], position[2], position[3], squares, codes, count_of)
     for c in range(first, last):
         at_tile = (c - first) * size_of
         for t in range(size_of):
             board[tiles[at_tile + t, 0]] = tiles[at_tile + t, 1]
+            squares[t] = tiles[at_tile + t, 0]
+            codes[t] = tiles[at_tile + t, 1]
         count = covering_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                                board, rack, no_keys, no_values, 0.0, ALL_PLAYS, out,
+                                prepared, rack, no_keys, no_values, 0.0, ALL_PLAYS, out,
                                 best_equity)
         if count > capacity:
             reaching[c] = 1
@@ -369,8 +420,8 @@ def _cross_letters(arcs, node_mask, root, all_letters, board, wild, square, step
     return letters
 
 
-def _join_may_reach(params, arcs, node_mask, values, order, cells, laid, choices, size_of,
-                    flags, members, lines, rack, board, ocells, checks, cross, anchor):
+def _join_may_reach(params, arcs, node_mask, values, order, cells, position, laid, choices,
+                    size_of, flags, members, lines, rack, board, ocells, checks, cross, anchor):
     """Whether a join group may have a choice that reaches (join_choices), looked at once for
     all its choices: the tiles of `choices` choices (`laid`, size_of (square, code) rows each,
     on the same squares: they differ only in their blanks' letters) laid on `cells`, a blank's
@@ -380,7 +431,8 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, laid, choices
     every row of `flags[:members]`, and can be filled with the rack's tiles into a word whose
     tiles' cross words are words (through such a blank, with some letter of it:
     _cross_letters). Every play a choice's joins_reaching would find is such a run, so False
-    means no choice reaches. `board` .. `anchor` are room.
+    means no choice reaches. `position`: position_setup's arrays of `cells`; `board` ..
+    `anchor` are room.
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -394,7 +446,14 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, laid, choices
     for t in range(choices * size_of):
         if laid[t, 1] & BLANK:
             wild[laid[t, 0]] |= 1 << (laid[t, 1] & LETTER_MASK)
-    board_setup(params, arcs, node_mask, values, order, board, ocells, checks, cross, anchor)
+    # The setup of the board with the first choice's tiles: the position's turned by them.
+    for i in range(len(ocells)):
+        ocells[i] = position[0][i]
+        checks[i] = position[1][i]
+        cross[i] = position[2][i]
+        anchor[i] = position[3][i]
+    update_setup(params, arcs, node_mask, values, order, laid[:size_of, 0], laid[:size_of, 1],
+                 size_of, ocells, checks, cross, anchor)
     tiles_left = 0
     counts = int_array(len(rack))
     for code in range(len(rack)):
@@ -494,6 +553,7 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
     """
     size = params[P_SIZE]
     n2 = size * size
+    position = position_setup(params, arcs, node_mask, values, order, cells)
     board = cells.copy()
     fresh = int_array(n2)
     common = int_array(n2)
@@ -603,8 +663,8 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
         # Most groups have no choice that reaches: with several choices, one look at them all
         # (_join_may_reach) first.
         if look_first and new > 1 and not _join_may_reach(
-                params, arcs, node_mask, values, order, cells, laid, new, size_of, flags,
-                members, lines, rack, scratch, ocells, checks, cross, anchor):
+                params, arcs, node_mask, values, order, cells, position, laid, new, size_of,
+                flags, members, lines, rack, scratch, ocells, checks, cross, anchor):
             for j in range(members):
                 for i in range(n2):
                     flags[j, i] = 0
@@ -619,8 +679,8 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
                 params[PARAMS + n2 + square] = 1
         reaching = int_array(new)
         joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                       laid, 0, new, size_of, rack, flags[:members], no_keys, no_values, out,
-                       best_equity, reaching)
+                       position, laid, 0, new, size_of, rack, flags[:members], no_keys,
+                       no_values, out, best_equity, reaching)
         for i in range(PARAMS, PARAMS + 2 * n2):
             params[i] = 0
         for j in range(members):
@@ -653,13 +713,14 @@ def _word_into(laid, p, at, board, first, last, step):
     laid[p, at + 1] = low
 
 
-def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
-                 no_keys, no_values, out, best_equity, fresh, zone_before, members, strides,
-                 base_tiles, laid, ranked):
+def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                 prepared, rack, no_keys, no_values, out, best_equity, fresh, zone_before,
+                 members, strides, base_tiles, laid, ranked):
     """covering_search's plays of (cells, rack), each laid as ClusterSearch lays a part of a
     cluster (lookup/crossword/turn_search.py `_add` and `_layout`): laid[p] (L_* fields) for
     record p of `out`, and ranked[:count] the records in the order of the play tuples sorted
-    (score down, then the engine's tie order, records_precede).
+    (score down, then the engine's tie order, records_precede). `prepared`: the board `cells`
+    as covering_search takes it (`setup`).
 
     `fresh` flags the squares of the tiles before the part (new in the turn: their premiums
     count), `zone_before` their zone; a part is kept when it covers a square flagged in every
@@ -672,8 +733,8 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     size = params[P_SIZE]
     n2 = size * size
     width = RECORD_FIELDS + size
-    count = covering_search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                            rack, no_keys, no_values, 0.0, ALL_PLAYS, out, best_equity)
+    count = covering_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
+                            prepared, rack, no_keys, no_values, 0.0, ALL_PLAYS, out, best_equity)
     if count > len(out) // width or count > laid.shape[0]:
         return count
     board = cells.copy()
@@ -864,12 +925,13 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return count
 
 
-def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, request,
-                 strides, no_keys, no_values, out, best_equity, laid, ranked):
-    """lay_covering on the position `cells` with what ClusterSearch asks in one array
-    (`request`, each list after its length): the rack left, the squares flagged across, those
-    flagged down, the zone before, the members (each its squares), and the tiles before the
-    part as (square, code) pairs.
+def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                 position, request, strides, no_keys, no_values, out, best_equity, laid,
+                 ranked):
+    """lay_covering on the position `cells` (position_setup's arrays: `position`) with what
+    ClusterSearch asks in one array (`request`, each list after its length): the rack left, the
+    squares flagged across, those flagged down, the zone before, the members (each its
+    squares), and the tiles before the part as (square, code) pairs.
 
     Returns lay_covering's count (the flags set here are cleared before it returns).
     """
@@ -897,20 +959,27 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
     fresh = np.zeros(n2, np.int64)
     zone_before = np.zeros(n2, np.int64)
     base_tiles = np.zeros(tiles, np.int64)
+    squares = int_array(tiles)
+    codes = int_array(tiles)
+    count_of = int_array(1)
+    count_of[0] = tiles
     for t in range(tiles):
         square = request[at + 1 + 2 * t]
         board[square] = request[at + 2 + 2 * t]
         fresh[square] = 1
         base_tiles[t] = square * 128 + request[at + 2 + 2 * t]
+        squares[t] = square
+        codes[t] = request[at + 2 + 2 * t]
     for i in range(request[zone_at]):
         zone_before[request[zone_at + 1 + i]] = 1
     for i in range(request[across_at]):
         params[PARAMS + request[across_at + 1 + i]] = 1
     for i in range(request[down_at]):
         params[PARAMS + n2 + request[down_at + 1 + i]] = 1
+    prepared = (position[0], position[1], position[2], position[3], squares, codes, count_of)
     count = lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, board,
-                         rack, no_keys, no_values, out, best_equity, fresh, zone_before, members,
-                         strides, base_tiles, laid, ranked)
+                         prepared, rack, no_keys, no_values, out, best_equity, fresh,
+                         zone_before, members, strides, base_tiles, laid, ranked)
     for i in range(request[across_at]):
         params[PARAMS + request[across_at + 1 + i]] = 0
     for i in range(request[down_at]):
@@ -957,11 +1026,12 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     """
     size = params[P_SIZE]
     width = RECORD_FIELDS + size
+    position = position_setup(params, arcs, node_mask, values, order, cells)
     for r in range(first, last):
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                             cells, request, strides, no_keys, no_values, out, best_equity, laid,
-                             ranked)
+                             cells, position, request, strides, no_keys, no_values, out,
+                             best_equity, laid, ranked)
         if (count * width > len(out) or count > laid.shape[0]
                 or made_count[0] + count > made.shape[0]
                 or 2 * (seen_count[0] + count) > seen.shape[0]):
@@ -1366,7 +1436,8 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 
 
 # Compiled by engine_numba.compiled_extension, callees first.
-TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "covering_search", "run_bounds",
+TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_search",
+                         "run_bounds",
                          "_first_square", "joins_reaching", "_word_into", "_one_tile_gain",
                          "_table_slot", "table_grow", "_line_word_exists",
                          "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
