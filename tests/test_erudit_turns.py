@@ -324,6 +324,24 @@ def test_the_covering_search_turns_the_positions_setup_into_the_boards(data):
         assert np.array_equal(made, want), (name, np.flatnonzero(made != want))
 
 
+def test_the_tables_spread_keys_that_differ_only_in_their_high_bits():
+    # A join choice's key holds its first cluster's index in the low bits of its first number
+    # and the second's 31 bits up (turn_kernel.TRIED_SHIFT): the choices of one cluster with
+    # 1,000 others spread over a 4,096-row table as random keys would (4,096 (1 - e^(-1000 /
+    # 4096)) ~ 885 slots), not into one run of probes (one slot before: every probe walked it).
+    import numpy as np
+
+    from lookup.crossword import turn_kernel
+
+    table = np.empty((1 << 12, turn_kernel.TRIED_WORDS), dtype=np.int64)
+    table[:, 0] = turn_kernel.TABLE_EMPTY
+    slots = set()
+    for other in range(1, 1001):
+        key = np.array([7 | other << turn_kernel.TRIED_SHIFT, 0, 0, 0], dtype=np.int64)
+        slots.add(turn_kernel._table_slot(table, key, 0, turn_kernel.TRIED_WORDS))
+    assert len(slots) == 885
+
+
 def test_a_line_word_takes_a_rack_tile_once():
     # A word that needs a letter twice, on empty squares, from a rack that holds it once and
     # no blank: it fits only if some other word of the list does (the rack's tiles are used up).

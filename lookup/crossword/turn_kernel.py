@@ -273,6 +273,15 @@ LAID_FIELDS = L_SHAPE + 2
 WORD_LOW_LETTERS = 10
 
 
+# The tables' hash: each key number (non-negative) mixed in by a multiply, kept to 63 bits (the
+# same in CPython and numba's wrapping int64), then its high bits folded into its low ones,
+# which pick the slot. (A multiply alone leaves a slot to the key's low bits: a join choice's
+# key holds its first cluster's index there, and every choice with that cluster probed one
+# run of slots.)
+HASH_MULTIPLIER = 6364136223846793005
+HASH_BITS = (1 << 63) - 1
+
+
 def _table_slot(table, key, at, words):
     """The slot of the key key[at:at + words] in the open-addressing table `table` (rows, the
     key in the first `words` numbers, a power of two of them, TABLE_EMPTY first in a free
@@ -281,7 +290,8 @@ def _table_slot(table, key, at, words):
     mask = table.shape[0] - 1
     h = 0
     for w in range(words):
-        h = h * 1000003 ^ key[at + w]
+        h = ((h ^ int(key[at + w])) * HASH_MULTIPLIER) & HASH_BITS
+        h ^= h >> 29
     slot = h & mask
     while table[slot, 0] != TABLE_EMPTY:
         same = True
