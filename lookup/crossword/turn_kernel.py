@@ -237,6 +237,11 @@ def joins_reaching(params, arcs, node_mask, values, letter_mult, word_mult, orde
             board[tiles[at_tile + t, 0]] = cells[tiles[at_tile + t, 0]]
 
 
+# The first number of a _lay_request array: one list of squares follows (flagged across and
+# down, and the zone before), or three.
+REQUEST_ONE_LIST = 1
+REQUEST_THREE_LISTS = 0
+
 # lay_covering's row for one play (laid[p], p its record): whether its new tiles cover a square
 # of every member's, how many, their squares and codes, the sub-multiset index of the rack they
 # use, the cluster's key (its tiles sorted by square, 15 bits each: square << 7 | code, four
@@ -936,27 +941,30 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
 
 
 def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                 position, request, strides, no_keys, no_values, out, best_equity, laid,
+                 position, request, rack, strides, no_keys, no_values, out, best_equity, laid,
                  ranked):
-    """lay_covering on the position `cells` (position_setup's arrays: `position`) with what
-    ClusterSearch asks in one array (`request`, each list after its length): the rack left, the
-    squares flagged across, those flagged down, the zone before, the members (each its
+    """lay_covering on the position `cells` (position_setup's arrays: `position`) with the
+    tiles `rack` (counts by code) and what ClusterSearch asks in one array (`request`, each list
+    after its length): whether one list of squares follows (REQUEST_ONE_LIST: flagged across
+    and down, and the zone before: a cluster's extensions) or three (REQUEST_THREE_LISTS:
+    those flagged across, those flagged down, the zone before), the members (each its
     squares), and the tiles before the part as (square, code) pairs.
 
     Returns lay_covering's count (the flags set here are cleared before it returns).
     """
     size = params[P_SIZE]
     n2 = size * size
-    at = 0
-    kinds = request[at]
-    rack = request[at + 1:at + 1 + kinds]
-    at += 1 + kinds
+    at = 1
     across_at = at
-    at += 1 + request[at]
-    down_at = at
-    at += 1 + request[at]
-    zone_at = at
-    at += 1 + request[at]
+    if request[0] == REQUEST_ONE_LIST:
+        down_at = zone_at = at
+        at += 1 + request[at]
+    else:
+        at += 1 + request[at]
+        down_at = at
+        at += 1 + request[at]
+        zone_at = at
+        at += 1 + request[at]
     member_count = request[at]
     at += 1
     members = np.zeros((member_count, n2), np.int64)
@@ -1014,13 +1022,14 @@ def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_one)
 
 
 def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, requests,
-              request_start, first, last, before_used, before_score, strides, no_keys,
-              no_values, out, best_equity, laid, ranked, seen, seen_count, full, tile_count,
-              threshold, bingo, leave, best_one, made, made_laid, made_records, made_count,
-              needed):
+              request_start, first, last, before_used, before_score, strides, left_of,
+              no_keys, no_values, out, best_equity, laid, ranked, seen, seen_count, full,
+              tile_count, threshold, bingo, leave, best_one, made, made_laid, made_records,
+              made_count, needed):
     """The clusters ClusterSearch makes of the parts of requests first..last-1: request r is
     requests[request_start[r]:request_start[r + 1]] (_lay_request's array), its tiles before
-    the part use sub-multiset before_used[r] and score before_score[r].
+    the part use sub-multiset before_used[r] and score before_score[r], and the part the
+    tiles left_of[before_used[r]] (the rack left after each sub-multiset, counts by code).
 
     Each play kept (lay_covering's L_KEEP), in rank order, whose cluster (its key) is not in
     the table `seen` (rows: key high, key low, 1 when made; open addressing, TABLE_EMPTY free)
@@ -1040,8 +1049,8 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     for r in range(first, last):
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
-                             cells, position, request, strides, no_keys, no_values, out,
-                             best_equity, laid, ranked)
+                             cells, position, request, left_of[before_used[r]], strides,
+                             no_keys, no_values, out, best_equity, laid, ranked)
         if (count * width > len(out) or count > laid.shape[0]
                 or made_count[0] + count > made.shape[0]
                 or 2 * (seen_count[0] + count) > seen.shape[0]):

@@ -59,6 +59,8 @@ from lookup.crossword.turn_kernel import (
     L_TILES,
     L_ZONE,
     L_ZONE_SQUARES,
+    REQUEST_ONE_LIST,
+    REQUEST_THREE_LISTS,
     WORD_LOW_LETTERS,
     ZONE_BITS,
 )
@@ -440,6 +442,8 @@ class ClusterSearch:
         # turn_kernel._below reads (_laid_compiled).
         self.seen_table = None
         self._bounds = None
+        # self.left_of as an array, for the turn kernel (made when first needed).
+        self._left_of = None
         # The tiles of the clusters that may be members, for the turn kernel's joins:
         # [tile starts, (square, code) pairs] by index in _joins's `every`.
         self._every_tiles = None
@@ -676,18 +680,21 @@ class ClusterSearch:
         starts = [0]
         before_used = []
         before_score = []
-        for group, counts, across, down, extends in requests:
+        # (The rack left is the kernel's left_of row of before_used: counts is that row.)
+        for group, _counts, across, down, extends in requests:
             base = tuple(tile for k in group for tile in k.tiles)
             before = self._before(group)
             members = [] if extends else group
             zone = group[0].zone_squares if len(group) == 1 else _mask_squares(before[0])
-            flat += [len(counts), *counts, len(across), *across, len(down), *down, len(zone),
-                     *zone, len(members)]
+            if across is zone and down is zone:
+                flat += [REQUEST_ONE_LIST, len(zone), *zone, len(members)]
+            else:
+                flat += [REQUEST_THREE_LISTS, len(across), *across, len(down), *down, len(zone),
+                         *zone, len(members)]
             for k in members:
                 flat += [len(k.join_squares), *k.join_squares]
             flat.append(len(base))
-            for square, code in base:
-                flat += (square, code)
+            flat += itertools.chain.from_iterable(base)
             starts.append(len(flat))
             before_used.append(before[4])
             before_score.append(before[1])
@@ -698,8 +705,11 @@ class ClusterSearch:
                             float(self.bingo), np.array(self.leave, dtype=np.float64),
                             np.array(self.best_one or [], dtype=np.int64)]
         self._bounds[2] = float(self.threshold)
+        if self._left_of is None:
+            self._left_of = np.array(self.left_of, dtype=np.int64)
         made, rows, records = self.cover.lay(s.cells, flat, starts, before_used, before_score,
-                                             self.stride_codes, self.seen_table, self._bounds)
+                                             self.stride_codes, self._left_of, self.seen_table,
+                                             self._bounds)
         found = []
         # (Read 64 at a time, the budget looked at between: thousands with two blanks.)
         for first in range(0, len(made), 64):
@@ -1477,10 +1487,11 @@ class Cover:
       every bitmask of `masks`.
 
     The turn kernel's (compiled), with `plays` and `reaching` None:
-    - cover.lay(cells, requests, starts, before_used, before_score, strides, seen, bounds):
-      turn_kernel.lay_batch's clusters of the requests (_lay_request's arrays one after
-      another in the list `requests`, request r from starts[r]; `strides`:
-      ClusterSearch.stride_codes; `seen`: the table of cover.seen_table(), grown here when it
+    - cover.lay(cells, requests, starts, before_used, before_score, strides, left_of, seen,
+      bounds): turn_kernel.lay_batch's clusters of the requests (_lay_request's arrays one
+      after another in the list `requests`, request r from starts[r]; `strides`:
+      ClusterSearch.stride_codes; `left_of`: ClusterSearch.left_of as an array, the rack left
+      after each sub-multiset; `seen`: the table of cover.seen_table(), grown here when it
       fills; bounds: lay_batch's arguments from `full` to `best_one`), as arrays of made
       rows, laid rows and records (valid until the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
@@ -1587,7 +1598,7 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
         # [the table, the count of its rows used]
         return [empty_table(1 << 14, turn_kernel.SEEN_FIELDS), np.zeros(1, dtype=np.int64)]
 
-    def lay(cells, requests, starts, before_used, before_score, strides, seen, bounds):
+    def lay(cells, requests, starts, before_used, before_score, strides, left_of, seen, bounds):
         if position[0] is not cells:
             position[:] = cells, np.array(cells, dtype=np.int64)
         requests = np.array(requests, dtype=np.int64)
@@ -1601,8 +1612,8 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
         while first < last:
             made_count[0] = 0
             first = lay_kernel(with_flags, *constants, position[1], requests, starts, first, last,
-                               before_used, before_score, strides, no_keys, no_values, room[0],
-                               equity, laid_room[0], ranked_room[0], *seen, *bounds,
+                               before_used, before_score, strides, left_of, no_keys, no_values,
+                               room[0], equity, laid_room[0], ranked_room[0], *seen, *bounds,
                                *made_room, made_count, needed)
             done = made_count[0]
             pieces.append([table[:done] for table in made_room])
