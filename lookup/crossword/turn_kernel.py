@@ -245,11 +245,14 @@ REQUEST_THREE_LISTS = 0
 # lay_covering's row for one play (laid[p], p its record): whether its new tiles cover a square
 # of every member's, how many, their squares and codes, the sub-multiset index of the rack they
 # use, the cluster's key (its tiles sorted by square, 15 bits each: square << 7 | code, four
-# per number), the gain in score; the zone and the part's own zone, each as ZONE_WORDS numbers
-# of ZONE_BITS squares and as a count and a list of squares (ZONE_LIMIT at most: four per
-# tile); and the words the part forms (one per tile and the main word) and swallows (one on
-# either side of each tile in each direction at most), as word keys in two numbers (the
-# letters' codes in base 64, the last WORD_LOW_LETTERS in the second number).
+# per number), the gain in score; with one rack tile left after the part, the most that tile
+# can add (ClusterSearch._gain_bound; else 0); the cluster's shape (its key with each blank's
+# letter left out); the zone and the part's own zone, each as ZONE_WORDS numbers of ZONE_BITS
+# squares and as a count and a list of squares (ZONE_LIMIT at most: four per tile); and, last
+# (a caller that keeps no words reads the row up to L_FORMED), the words the part forms (one
+# per tile and the main word) and swallows (one on either side of each tile in each direction
+# at most), as word keys in two numbers (the letters' codes in base 64, the last
+# WORD_LOW_LETTERS in the second number).
 L_KEEP = 0
 L_TILES = 1
 L_SQUARES = 2
@@ -257,7 +260,9 @@ L_CODES = 9
 L_USED = 16
 L_KEY = 17
 L_GAIN = 19
-L_ZONE = 20
+L_ONE_TILE = 20
+L_SHAPE = 21
+L_ZONE = 23
 ZONE_WORDS = 4
 ZONE_BITS = 60
 ZONE_LIMIT = 28
@@ -268,11 +273,7 @@ L_FORMED = L_NEW_ZONE_SQUARES + 1 + ZONE_LIMIT
 FORMED_LIMIT = 8
 L_SWALLOWED = L_FORMED + 1 + 2 * FORMED_LIMIT
 SWALLOWED_LIMIT = 28
-# With one rack tile left after the part: the most that tile can add (ClusterSearch
-# _gain_bound); else 0. Then the cluster's shape: its key with each blank's letter left out.
-L_ONE_TILE = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
-L_SHAPE = L_ONE_TILE + 1
-LAID_FIELDS = L_SHAPE + 2
+LAID_FIELDS = L_SWALLOWED + 1 + 2 * SWALLOWED_LIMIT
 # A word key is its letters' codes (1-63) in base 64, the last WORD_LOW_LETTERS of them in the
 # low number, the others in the high: key = high << (6 * WORD_LOW_LETTERS) | low.
 WORD_LOW_LETTERS = 10

@@ -682,24 +682,35 @@ class ClusterSearch:
         before_score = []
         # (The rack left is the kernel's left_of row of before_used: counts is that row.)
         for group, _counts, across, down, extends in requests:
-            base = tuple(tile for k in group for tile in k.tiles)
-            before = self._before(group)
-            members = [] if extends else group
-            zone = group[0].zone_squares if len(group) == 1 else _mask_squares(before[0])
+            if len(group) == 1:
+                # (Most requests: one cluster, its tiles, plays and _before's tuple its own.)
+                k = group[0]
+                base = k.tiles
+                before = (k.zone, k.score, k.words, k.occupied, k.used)
+                plays = k.plays
+                zone = k.zone_squares
+            else:
+                base = tuple(tile for k in group for tile in k.tiles)
+                before = self._before(group)
+                plays = tuple(play for k in group for play in k.plays)
+                zone = _mask_squares(before[0])
             if across is zone and down is zone:
-                flat += [REQUEST_ONE_LIST, len(zone), *zone, len(members)]
+                flat += [REQUEST_ONE_LIST, len(zone), *zone]
             else:
                 flat += [REQUEST_THREE_LISTS, len(across), *across, len(down), *down, len(zone),
-                         *zone, len(members)]
-            for k in members:
-                flat += [len(k.join_squares), *k.join_squares]
+                         *zone]
+            if extends:
+                flat.append(0)
+            else:
+                flat.append(len(group))
+                for k in group:
+                    flat += [len(k.join_squares), *k.join_squares]
             flat.append(len(base))
             flat += itertools.chain.from_iterable(base)
             starts.append(len(flat))
             before_used.append(before[4])
             before_score.append(before[1])
-            parents.append((base, before, tuple(play for k in group for play in k.plays),
-                            extends))
+            parents.append((base, before, plays, extends))
         if self._bounds is None:
             self._bounds = [self.full, np.array(self.tile_count, dtype=np.int64), 0.0,
                             float(self.bingo), np.array(self.leave, dtype=np.float64),
@@ -711,12 +722,14 @@ class ClusterSearch:
                                              self.stride_codes, self._left_of, self.seen_table,
                                              self._bounds)
         found = []
+        # (Words are read only when the game forbids repeats: the rows' last fields.)
+        row_fields = L_FORMED if self.played is None else rows.shape[1]
         # (Read 64 at a time, the budget looked at between: thousands with two blanks.)
         for first in range(0, len(made), 64):
             if first and self._late():
                 break
             found += self._made(parents, made[first:first + 64].tolist(),
-                                rows[first:first + 64].tolist(),
+                                rows[first:first + 64, :row_fields].tolist(),
                                 records[first:first + 64].tolist())
         return found
 
