@@ -445,7 +445,7 @@ class ClusterSearch:
         # self.left_of as an array, for the turn kernel (made when first needed).
         self._left_of = None
         # The tiles of the clusters that may be members, for the turn kernel's joins:
-        # [tile starts, (square, code) pairs] by index in _joins's `every`.
+        # [tile starts, (square, code) rows as an array] by index in _joins's `every`.
         self._every_tiles = None
         # The compiled path: the best values of clusters that are a turn alone (each a
         # packing), which raise the threshold as they are found; and the best one-tile single
@@ -1027,20 +1027,23 @@ class ClusterSearch:
                                    *self._within_lists, *arrays, self._fresh)
         # The tiles of every cluster that may be a member, by index in `every` (a prefix of
         # it is the last round's).
+        # (Kept between rounds as an array, only the clusters added since converted.)
         every = self._every
         if self._every_tiles is None:
-            self._every_tiles = [[0], []]
+            self._every_tiles = [[0], np.zeros((0, 2), dtype=np.int64)]
         tile_start, tiles = self._every_tiles
+        added = [tile for k in every[len(tile_start) - 1:] for tile in k.tiles]
         for k in every[len(tile_start) - 1:]:
-            tiles += k.tiles
-            tile_start.append(len(tiles))
+            tile_start.append(tile_start[-1] + len(k.tiles))
+        tiles = self._every_tiles[1] = np.concatenate((tiles, np.fromiter(
+            itertools.chain.from_iterable(added), dtype=np.int64,
+            count=2 * len(added)).reshape(-1, 2)))
         variant_start = np.zeros(len(self._variants) + 1, dtype=np.int64)
         np.cumsum([len(ids) for ids in self._variants], out=variant_start[1:])
         variants = np.fromiter(itertools.chain.from_iterable(self._variants), dtype=np.int64,
                                count=variant_start[-1])
         request = (arrays[0], arrays[3], arrays[4], variant_start, variants,
-                   np.array(tile_start, dtype=np.int64),
-                   np.array(tiles, dtype=np.int64).reshape(-1, 2),
+                   np.array(tile_start, dtype=np.int64), tiles,
                    np.array([k.score for k in clusters], dtype=np.int64),
                    np.array(self.tile_count, dtype=np.int64), self.full,
                    np.array(self.left_of, dtype=np.int64))
