@@ -282,6 +282,96 @@ def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None
             expected, expected_equity), f"{label}, target {k}"
 
 
+def prepared_search(engine):
+    """lookup/crossword/endgame_kernel.prepared_search (compiled with the engine): the search of
+    a board whose setup arrays come ready, as the simulation's covering searches run it."""
+    from lookup.crossword.endgame import _kernel
+
+    return _kernel(engine.compiled)["prepared_search"]
+
+
+def same_best_on_flagged_anchors(engine, board, rack, spread: int, seed: int,
+                                 share: float) -> None:
+    """BEST_PLAY's and BEST_ABOVE's plays equal the oracle's on a board whose anchors are
+    flagged on some squares only (each kept with probability `share`), as the simulation's
+    covering searches flag those of a zone: the walk then passes leftward over squares next to
+    tiles, and over tiles past them. Then a few anchors flagged alone, each searched by
+    BEST_ABOVE from its own best play's equity, which its bound must reach. The oracle: every
+    play ALL_PLAYS finds from the same anchors."""
+    size = engine.size
+    n2 = size * size
+    cells = engine.cells(board)
+    counts = engine.rack_counts(rack, board)
+    constants = engine.kernel_constants
+    if engine.compiled:
+        counts = np.asarray(counts, dtype=np.int64)
+        prepared = np.zeros((4, 2 * n2), dtype=np.int64)
+        from lookup.crossword.engine_numba import compiled_kernel
+
+        compiled_kernel()["setup"](*constants[:4], constants[6], cells, *prepared)
+    else:
+        prepared = [[0] * (2 * n2) for _ in range(4)]
+        engine_kernel.setup(*constants[:4], constants[6], cells, *prepared)
+    anchors = [i for i in range(2 * n2) if prepared[3][i]]
+    rng = random.Random(seed)
+    kept = [i for i in anchors if rng.random() < share]
+    search = prepared_search(engine)
+    params = constants[0]
+    width = engine.width
+
+    def run(table, mode, records, floor=0.0):
+        if engine.compiled:
+            out, best_equity = np.zeros(records * width, dtype=np.int64), np.zeros(1)
+        else:
+            out, best_equity = [0] * (records * width), [0.0]
+        best_equity[0] = floor
+        result = search(params, *constants[1:], prepared, counts, table.keys, table.values,
+                        table.max_value, mode, out, best_equity)
+        return result, (out.tolist() if engine.compiled else out), best_equity
+
+    def flag(squares):
+        for i in anchors:
+            prepared[3][i] = 0
+        for i in squares:
+            prepared[3][i] = 1
+
+    def every(flagged):
+        flag(flagged)
+        records = 1024
+        while True:
+            count, rows, _ = run(engine.empty_leaves, ALL_PLAYS, records)
+            if count <= records:
+                return [record_at(rows, at) for at in range(0, count * width, width)]
+            records = count
+
+    bingo = bingo_entry(engine, counts) if seed % 2 else None
+    table, values = quarter_leaves(engine, every(anchors), spread, seed, bingo,
+                                   rack_key(counts))
+    # The zone's anchors together (BEST_PLAY, BEST_ABOVE around the best), then anchors one at
+    # a time (BEST_ABOVE from the anchor's own best: its bound must reach it).
+    singles = rng.sample(anchors, min(len(anchors), 8))
+    for flagged, floors in [(kept, (0.0, -0.25, 0.25))] + [([i], (0.0,)) for i in singles]:
+        plays = every(flagged)
+        label = f"rack {rack!r}, spread {spread}, seed {seed}, anchors {flagged}"
+        expected, expected_equity = best_of(plays, values)
+        if len(floors) > 1:
+            found, rows, equity = run(table, BEST_PLAY, 1)
+            if expected is None:
+                assert not found, label
+            else:
+                assert found and (record_at(rows, 0), float(equity[0])) == (
+                    expected, expected_equity), label
+        best_equity = 0.0 if expected is None else expected_equity
+        for shift in floors:
+            floor = best_equity + shift
+            found, rows, equity = run(table, BEST_ABOVE, 1, floor)
+            if expected is None or expected_equity < floor:
+                assert not found, f"{label}, floor {floor}"
+            else:
+                assert found and (record_at(rows, 0), float(equity[0])) == (
+                    expected, expected_equity), f"{label}, floor {floor}"
+
+
 @pytest.mark.parametrize("compiled", ENGINES)
 @pytest.mark.parametrize("game", ["scrabble-en", "wordfeud-en"])
 def test_a_bingo_through_two_board_tiles_stays_in_the_bound(compiled, game):
@@ -357,3 +447,41 @@ def test_pruned_best_plays_are_the_best_of_all_plays_on_the_real_lexicons(
     if dealt is None:
         return
     same_best(engine, *dealt, spread, shuffle, targets)
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from(GAMES), number=st.integers(0, 10**4),
+       shuffle=st.integers(0, 10**6), tiles=st.integers(1, 9), blanks=st.integers(0, 2),
+       spread=st.sampled_from([0, 4, 200]), through=st.sampled_from([None, 0, 1, 2]),
+       share=st.sampled_from([0.1, 0.3, 0.6]))
+def test_pruned_best_plays_with_anchors_on_a_zone_only(compiled, game, number, shuffle, tiles,
+                                                       blanks, spread, through, share):
+    cw = fixture_game(game)
+    engine = MoveEngine(cw, compiled=compiled)
+    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, through)
+    if dealt is None:
+        return
+    same_best_on_flagged_anchors(engine, *dealt, spread, shuffle, share)
+
+
+@pytest.mark.full
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=list(HealthCheck))
+@given(game=st.sampled_from(GAMES), number=st.integers(0, 10**4),
+       shuffle=st.integers(0, 10**6), tiles=st.integers(1, 9), blanks=st.integers(0, 2),
+       spread=st.sampled_from([0, 4, 200]), through=st.sampled_from([None, 0, 1, 2]),
+       share=st.sampled_from([0.1, 0.3, 0.6]))
+def test_pruned_best_plays_with_anchors_on_a_zone_only_on_the_real_lexicons(
+        game, number, shuffle, tiles, blanks, spread, through, share):
+    pytest.importorskip("numba")
+    from lookup.crossword.engine import move_engine
+    from lookup.crossword.game import crossword_game
+
+    cw = crossword_game(game)
+    engine = move_engine(cw, compiled=True)
+    dealt = dealt_position(cw, game, number, shuffle, tiles, blanks, through)
+    if dealt is None:
+        return
+    same_best_on_flagged_anchors(engine, *dealt, spread, shuffle, share)

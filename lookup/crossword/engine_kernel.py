@@ -11,30 +11,30 @@ the blank rule and the one-tile rule), written again for speed:
   lookup/crossword/engine_numba.py swaps in compiled versions.
 - The position's setup (cross-checks, cross sums, anchors of both orientations) runs inside
   the kernel, so a compiled call does everything.
-- `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by
-  equity = score + leave value (BEST_PLAY): no list is built. BEST_AVOIDING keeps one best play
-  for each of several targets, each among the plays that cover none of the target's squares
-  (one walk serves them all; lookup/crossword/sim_kernel.py finds every candidate's reply so,
-  the board before the candidates shared). BEST_ABOVE is BEST_PLAY told a floor: only a play
-  of that equity or more need be found (lookup/crossword/sim_kernel.py's covering searches,
-  whose play counts only if it beats the avoiding search's). ALL_PLAYS visits the anchors in
-  (direction, square) order; the best-play modes visit them by decreasing bound of the equity
-  of their plays (_anchor_order: a window of the squares the rack's tiles can reach, tiles and
-  premiums paired best first, for each number of tiles played plus the best leave of the tiles
-  kept) and stop at the first anchor whose bound cannot reach the best equity (BEST_AVOIDING:
-  any target's, all found); along the walk they sum the plain score (score_new_tiles' score,
-  every new tile a real one) square by square, and a play whose plain score plus the best leave
-  of as many tiles as it keeps cannot reach it is not scored. The best leave per number of
-  tiles kept (_kept_bounds) is read from the leave table when it is a rack's own (small), else
-  it is the largest leave value. Only a smaller bound prunes: a play of equal equity may come
-  first in the engine's order (tests/test_move_engine_bounds.py holds the pruned best plays to
-  every play's best, ties included). On the simulation's searches the anchors' bounds prune
-  about 30 % of the walk and the plain scores most of the scoring: a best-play search 20-25 %
-  quicker (bench/results.md "lookahead"; bounds that pair the multipliers alone, without the
-  squares a rack tile fits and the walk's plain scores, once cost more than they saved). A full
-  rack's bound holds the bingo wherever seven squares are free, unless the rack's own leave
-  table carries its bingo mask (BINGO_WORD; the simulation's searches): then only where the
-  rack can play one.
+- `search` either writes every play as a record (ALL_PLAYS) or keeps only the best one by equity =
+  score + leave value (BEST_PLAY): no list is built. BEST_AVOIDING keeps one best play for each of
+  several targets, each among the plays that cover none of the target's squares (one walk serves
+  them all; lookup/crossword/sim_kernel.py finds every candidate's reply so, the board before the
+  candidates shared). BEST_ABOVE is BEST_PLAY told a floor: only a play of that equity or more need
+  be found (lookup/crossword/sim_kernel.py's covering searches, whose play counts only if it beats
+  the avoiding search's). ALL_PLAYS visits the anchors in (direction, square) order; the best-play
+  modes visit them by decreasing bound of the equity of their plays (_anchor_order: the best of the
+  spans of new tiles a play from the anchor can cover, each with its own board tiles, premiums and
+  cross words, tiles and letter premiums paired best first, plus the best leave of the tiles kept)
+  and stop at the first anchor whose bound cannot reach the best equity (BEST_AVOIDING: any
+  target's, all found); along the walk they sum the plain score (score_new_tiles' score, every new
+  tile a real one) square by square, and a play whose plain score plus the best leave of as many
+  tiles as it keeps cannot reach it is not scored. The best leave per number of tiles kept
+  (_kept_bounds) is read from the leave table when it is a rack's own (small), else it is the
+  largest leave value. Only a smaller bound prunes: a play of equal equity may come first in the
+  engine's order (tests/test_move_engine_bounds.py holds the pruned best plays to every play's best,
+  ties included). On the simulation's searches the anchors' bounds prune about 30 % of the walk and
+  the plain scores most of the scoring: a best-play search 20-25 % quicker (bench/results.md
+  "lookahead"; bounds that pair the multipliers alone, without the squares a rack tile fits and the
+  walk's plain scores, once cost more than they saved). A full rack's bound holds the bingo wherever
+  a span of seven squares is free, unless the rack's own leave table carries its bingo mask
+  (BINGO_WORD; the simulation's searches): then only where the rack can play one (a span with two
+  board tiles or more, or a word of the rack's tiles alone or with the span's one board tile).
 
 Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
 
@@ -580,18 +580,23 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     zeros by tile code (_leave_key's `used`, for the whole rack's key).
 
     The bound of anchor `a` holds every play the walk generates from it: the walk covers `a`,
-    leftward only empty squares that are not anchors (and the board's tiles), rightward any
-    square; so a play's new tiles lie on the squares a rack tile fits, at most in_rack - 1 of
-    them on either side of `a` (the window), and its main word holds at most the window's board
-    tiles. Its score is at most (those tiles + the rack's k best values on the window's k best
-    letter multipliers) x the product of its k best word multipliers + its k best cross words
-    (the cross sum plus the best rack tile that fits, times the multipliers) + the bingo when
-    k is a full rack (a blank is worth 0), for k new tiles; the bound is the largest over
-    k = 1 .. min(tiles in the rack, the window's empty squares) of that score plus
-    kept[tiles in the rack - k]. A bingo's main word is its tiles and the board tiles in its
-    span, all in the window: with the rack's bingo mask (BINGO_WORD) the bingo counts only when
-    the window holds two board tiles or more, or the mask allows the rack's tiles alone or with
-    the window's one board tile.
+    leftward only board tiles and empty squares not flagged as anchors (a search whose
+    anchors are flagged on a zone only may pass a tile and go on), rightward any square; a
+    play's new tiles lie on squares a rack tile fits. So a play of k new tiles covers a span:
+    `a`, the first L of the empty squares left of it (none past an anchor) and the first
+    R = k - 1 - L of those right of it, none past a square no rack tile fits, and its main word
+    is those squares and the board's tiles between them and next to either end (the span's
+    board tiles, exactly). Its score is at most (those tiles + the k new tiles' letter scores) x the
+    product of the span's word multipliers + the span's cross words (each the cross sum plus
+    the best rack tile that fits, times the multipliers) + the bingo when k is a full rack,
+    where the letter scores sum to at most both the rack's k best values on the span's k
+    letter multipliers paired best first and the sum over the span's squares of the best
+    rack tile that fits there times its letter multiplier (a blank is worth 0). The bound is
+    the largest over the spans whose main word is of a length the rules allow (and not a
+    lone tile down with a cross word: the one-tile rule lists it across) of that score plus
+    kept[tiles in the rack - k]. With the rack's bingo mask (BINGO_WORD) a full rack's span
+    counts the bingo only when it holds two board tiles or more, or the mask allows the
+    rack's tiles alone or with the span's one board tile.
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -604,35 +609,63 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
         return nvisit
     whole = _leave_key(blanks, rack_tiles, kinds, full, none_used)
     bingos = _kept_bounds(leave_keys, leave_values, leave_max, in_rack, bingo_key(whole), kept)
+    rack_size = params[P_RACK_SIZE]
+    min_length = params[P_MIN_LENGTH]
+    max_length = params[P_MAX_LENGTH]
     available = params[P_ALL_LETTERS] if blanks else rack_mask
-    # The rack's tile values, largest first (blanks 0 at the end).
+    # The rack's tile values, largest first (blanks 0 at the end), and their running sums:
+    # prefix[q] the q largest.
     rack_values = int_array(in_rack + 1)
     n = 0
     for q in range(kinds):
         t = rack_tiles[q]
         for _ in range(full[t]):
             n = _keep_largest(rack_values, 0, n, in_rack, values[t])
-    # gain: of each empty square, -1 when no rack tile fits, else the most its cross word can
-    # score (0 without one).
+    prefix = int_array(in_rack + 1)
+    for q in range(in_rack):
+        prefix[q + 1] = prefix[q] + rack_values[q]
+    largest = rack_values[0] if kinds else 0  # the best value of a rack tile (not a blank)
+    # Of each empty square: gain, -1 when no rack tile fits, else the most its cross word can
+    # score (0 without one); fit, the best value of a rack tile (not a blank) that fits times
+    # the letter multiplier. most_letter: the largest letter multiplier of those squares.
     gain = int_array(2 * n2)
+    fit = int_array(2 * n2)
+    most_letter = 1
     for j in range(2 * n2):
         if ocells[j]:
             continue
         allowed = checks[j] & available
         if not allowed:
             gain[j] = -1
-        elif cross[j] != NO_CROSS_WORD:
+            continue
+        fits = allowed & rack_mask
+        best_value = largest
+        if fits != rack_mask:
             best_value = 0
-            fits = allowed & rack_mask
             while fits:
                 low = fits & -fits
                 fits ^= low
                 if values[bit_count(low - 1)] > best_value:
                     best_value = values[bit_count(low - 1)]
-            gain[j] = (cross[j] + best_value * letter_mult[j]) * word_mult[j]
-    # The window's best letter multipliers at tops[0:], word multipliers at tops[k:], cross
-    # words at tops[2k:] (k = in_rack), each largest first.
-    tops = int_array(3 * in_rack)
+        fit[j] = best_value * letter_mult[j]
+        if letter_mult[j] > most_letter:
+            most_letter = letter_mult[j]
+        if cross[j] != NO_CROSS_WORD:
+            gain[j] = (cross[j] + fit[j]) * word_mult[j]
+    # One anchor's span sides: the empty squares left (lefts) and right (rights) of it; for
+    # L = 0 .. lefts used, the value and count of the board tiles between the anchor and the
+    # first empty square past the L-th (left_board, left_count; left_letter the first such
+    # tile's letter), the same rightward (right_board, right_count, right_letter); over[m]:
+    # how many of the span's squares have a letter multiplier of m or more (m >= 2), the left
+    # side's at left_over[L * (most_letter + 1) + m].
+    lefts = int_array(in_rack)
+    rights = int_array(in_rack)
+    left_board = int_array(in_rack + 1)
+    left_count = int_array(in_rack + 1)
+    right_board = int_array(in_rack + 1)
+    right_count = int_array(in_rack + 1)
+    left_over = int_array(in_rack * (most_letter + 1))
+    over = int_array(most_letter + 1)
     for i in range(2 * n2):
         if not anchor[i] or gain[i] < 0:
             continue
@@ -640,68 +673,104 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
         a = i - base
         line_start = a - a % size
         line_end = line_start + size - 1
-        on_board = 0  # the value of the window's board tiles
-        board_count = 0
-        board_letter = 0  # the letter of the last of them
-        empty = 0
-        n_letter = 0
-        n_word = 0
-        n_cross = 0
-        s = a
-        leftward = 1
-        taken = 0
+        single_ok = base == 0 or cross[i] == NO_CROSS_WORD
+        # Leftward: the anchors' own searches meet no tile past an empty square (a square next
+        # to a tile is an anchor), searches with anchors flagged on a zone only may.
+        n_left = 0
+        on_left = 0
+        count_left = 0
+        left_letter = 0
+        s = a - 1
         while True:
-            j = base + s
-            if ocells[j]:
-                on_board += values[ocells[j]]
-                board_count += 1
-                board_letter = ocells[j] & LETTER_MASK
-            else:
-                empty += 1
-                if letter_mult[j] > 1:
-                    n_letter = _keep_largest(tops, 0, n_letter, in_rack, letter_mult[j])
-                if word_mult[j] > 1:
-                    n_word = _keep_largest(tops, in_rack, n_word, in_rack, word_mult[j])
-                if gain[j] > 0:
-                    n_cross = _keep_largest(tops, 2 * in_rack, n_cross, in_rack, gain[j])
-            if leftward:
+            while s >= line_start and ocells[base + s]:
+                if not count_left:
+                    left_letter = ocells[base + s] & LETTER_MASK
+                on_left += values[ocells[base + s]]
+                count_left += 1
                 s -= 1
-                if s >= line_start:
-                    if ocells[base + s]:
-                        continue
-                    if taken < in_rack - 1 and not anchor[base + s] and gain[base + s] >= 0:
-                        taken += 1
-                        continue
-                leftward = 0
-                taken = 0
-                s = a
-            s += 1
-            if s > line_end:
+            left_board[n_left] = on_left
+            left_count[n_left] = count_left
+            if (s < line_start or n_left >= in_rack - 1 or anchor[base + s]
+                    or gain[base + s] < 0):
                 break
-            if ocells[base + s]:
-                continue
-            if taken < in_rack - 1 and gain[base + s] >= 0:
-                taken += 1
-                continue
-            break
-        k = in_rack if in_rack < empty else empty
-        main = on_board
-        product = 1
-        crossing = 0
-        best_bound = 0.0
-        for q in range(k):
-            main += rack_values[q] * (tops[q] if q < n_letter else 1)
-            if q < n_word:
-                product *= tops[in_rack + q]
-            if q < n_cross:
-                crossing += tops[2 * in_rack + q]
-            with_leave = main * product + crossing + kept[in_rack - q - 1]
-            if q + 1 == params[P_RACK_SIZE] and (
-                    bingos < 0 or board_count > 1 or bingos & BINGO_WORD
-                    or (board_count == 1 and (bingos >> board_letter) & 1)):
-                with_leave += params[P_BINGO]
-            if q == 0 or with_leave > best_bound:
-                best_bound = with_leave
+            lefts[n_left] = base + s
+            n_left += 1
+            s -= 1
+        n_right = 0
+        on_right = 0
+        count_right = 0
+        right_letter = 0
+        s = a + 1
+        while True:
+            while s <= line_end and ocells[base + s]:
+                if not count_right:
+                    right_letter = ocells[base + s] & LETTER_MASK
+                on_right += values[ocells[base + s]]
+                count_right += 1
+                s += 1
+            right_board[n_right] = on_right
+            right_count[n_right] = count_right
+            if s > line_end or n_right >= in_rack - 1 or gain[base + s] < 0:
+                break
+            rights[n_right] = base + s
+            n_right += 1
+            s += 1
+        # Left sides of L squares (the anchor's own counted here), each with every right side.
+        l_fit = fit[i]
+        l_product = word_mult[i]
+        l_cross = gain[i]
+        for m in range(2, most_letter + 1):
+            left_over[m] = 1 if letter_mult[i] >= m else 0
+        best_bound = -1.0e300
+        for left in range(n_left + 1):
+            if left:
+                j = lefts[left - 1]
+                l_fit += fit[j]
+                l_product *= word_mult[j]
+                l_cross += gain[j]
+                at = left * (most_letter + 1)
+                for m in range(2, most_letter + 1):
+                    left_over[at + m] = left_over[at - most_letter - 1 + m] + (
+                        1 if letter_mult[j] >= m else 0)
+            at = left * (most_letter + 1)
+            for m in range(2, most_letter + 1):
+                over[m] = left_over[at + m]
+            span_fit = l_fit
+            product = l_product
+            crossing = l_cross
+            for right in range(n_right + 1):
+                k = left + right + 1
+                if k > in_rack:
+                    break
+                if right:
+                    j = rights[right - 1]
+                    span_fit += fit[j]
+                    product *= word_mult[j]
+                    crossing += gain[j]
+                    for m in range(2, most_letter + 1):
+                        if letter_mult[j] >= m:
+                            over[m] += 1
+                on_board = left_board[left] + right_board[right]
+                board_count = left_count[left] + right_count[right]
+                length = k + board_count
+                if length < min_length or length > max_length or (k == 1 and not single_ok):
+                    continue
+                letters = prefix[k]
+                for m in range(2, most_letter + 1):
+                    letters += prefix[over[m]]
+                if span_fit < letters:
+                    letters = span_fit
+                with_leave = (on_board + letters) * product + crossing + kept[in_rack - k]
+                if k == rack_size and (
+                        bingos < 0 or board_count > 1 or bingos & BINGO_WORD
+                        or (board_count == 1 and (bingos >> (
+                            left_letter if left_count[left] else right_letter)) & 1)):
+                    with_leave += params[P_BINGO]
+                if with_leave > best_bound:
+                    best_bound = with_leave
+        if best_bound < -1.0e299:
+            # No span makes a main word the rules allow: the walk finds no play here.
+            continue
         bound = int(best_bound)
         if bound < best_bound:
             bound += 1
