@@ -51,6 +51,8 @@ from lookup.crossword.engine_kernel import (
     MOVE_FIELDS,
     P_SIZE,
     PARAMS,
+    PLAY_MASK_MIN,
+    PLAY_MASK_TILES,
     R_LEAVE,
     RECORD_FIELDS,
     bingo_key,
@@ -58,6 +60,7 @@ from lookup.crossword.engine_kernel import (
     leave_home,
     leave_slot,
     next_subset,
+    play_mask_key,
     record_move,
     records_precede,
     setup,
@@ -118,17 +121,26 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
     the cache answers most lookups.
 
     bingo_slots, bingo_masks (fill_bingo_table; empty: none): a rack without a blank also gets
-    its bingo mask under its bingo key (engine_kernel.BINGO_WORD, bingo_key), so that the
-    search counts a bingo in an anchor's bound only where one may be played.
+    its bingo mask under its bingo key (engine_kernel.BINGO_WORD, bingo_key) and, of at most
+    PLAY_MASK_TILES tiles, the masks of its plays of k tiles (PLAY_MASK_MIN <= k < its tiles)
+    under play_mask_key: the OR of the masks of its multisets of k tiles; so that the search
+    counts a span of new tiles in an anchor's bound only where a word of them may be played.
     """
     for s in range(len(slots)):
         slots[s] = 0
     kinds, tiles = _rack_kinds(rack, distinct, counts, taken)
+    with_masks = len(bingo_slots) > 0 and not rack[0] and tiles <= PLAY_MASK_TILES
+    plays = int_array(tiles + 1)  # the masks of the plays of k tiles
     best = 0.0
     while next_subset(kinds, counts, taken):
-        if _subset_size(kinds, taken) == tiles:
+        size = _subset_size(kinds, taken)
+        if size == tiles:
             continue
         key = _subset_key(kinds, distinct, taken)
+        if with_masks and size >= PLAY_MASK_MIN:
+            slot = leave_slot(bingo_slots, key)
+            if bingo_slots[slot] == key:
+                plays[size] |= bingo_masks[slot]
         line = leave_home(key, len(memo_keys) - 1)
         if memo_keys[line] == key:
             value = memo_values[line]
@@ -148,6 +160,11 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
         into = leave_slot(slots, bingo_key(key))
         slots[into] = bingo_key(key)
         values[into] = float(bingo_masks[slot]) if bingo_slots[slot] == key else 0.0
+        if with_masks:
+            for size in range(PLAY_MASK_MIN, tiles):
+                into = leave_slot(slots, play_mask_key(key, size))
+                slots[into] = play_mask_key(key, size)
+                values[into] = float(plays[size])
     return best
 
 
