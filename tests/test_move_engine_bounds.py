@@ -156,35 +156,19 @@ def rack_key(counts) -> int:
     return key
 
 
-def bingo_entries(engine, counts) -> dict:
-    """The rack's play masks as the simulation kernel puts them in a rack's leave table
-    (sim_kernel.fill_rack_table): under its bingo key the whole rack's mask, under
-    play_mask_key that of its plays of k tiles (PLAY_MASK_MIN <= k < its tiles), the OR of
-    its multisets of k tiles' masks (simulate.bingo_table, whose own test holds it to the
-    word list); {} when the rack holds a blank.
+def bingo_entry(engine, counts):
+    """The rack's bingo key and mask (simulate.bingo_table, whose own test holds it to the
+    word list), as the simulation kernel puts them in a rack's leave table; None when the rack
+    holds a blank.
     """
-    from itertools import combinations
-
     from lookup.crossword.simulate import bingo_table
 
     if counts[0]:
-        return {}
+        return None
     key = rack_key(counts)
     slots, masks = bingo_table(engine)
-
-    def mask(multiset_key):
-        slot = engine_kernel.leave_slot(slots, multiset_key)
-        return int(masks[slot]) if slots[slot] == multiset_key else 0
-
-    entries = {engine_kernel.bingo_key(key): mask(key)}
-    tiles = [code for code, count in enumerate(counts) for _ in range(int(count))]
-    if len(tiles) <= engine_kernel.PLAY_MASK_TILES:
-        for k in range(engine_kernel.PLAY_MASK_MIN, len(tiles)):
-            joined = 0
-            for chosen in set(combinations(tiles, k)):
-                joined |= mask(rack_key(Counter(chosen)[code] for code in range(len(counts))))
-            entries[engine_kernel.play_mask_key(key, k)] = joined
-    return entries
+    slot = engine_kernel.leave_slot(slots, key)
+    return engine_kernel.bingo_key(key), (int(masks[slot]) if slots[slot] == key else 0)
 
 
 def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None, whole=None):
@@ -192,7 +176,7 @@ def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None, whol
     spread] / 4 (some left out: worth 0.0), and the value of each key. One in four is padded
     with leaves of more tiles than a rack keeps to more than engine_kernel.SMALL_TABLE slots
     (the searches then bound every leave by the largest value instead of reading the table).
-    `bingo` (bingo_entries'), when given, goes in as the simulation kernel puts it; `whole`,
+    `bingo` (bingo_entry's), when given, goes in as the simulation kernel puts it; `whole`,
     the whole rack's key, in one table of four with a value (a leave no play keeps, which the
     searches must not take for a bingo mask).
     """
@@ -201,7 +185,7 @@ def quarter_leaves(engine, plays: list, spread: int, seed: int, bingo=None, whol
     values = {key: rng.randint(-spread, spread) / 4 for key in keys if rng.random() < 0.8}
     table_values = dict(values)
     if bingo is not None:
-        table_values.update({key: float(mask) for key, mask in bingo.items()})
+        table_values[bingo[0]] = float(bingo[1])
     if whole is not None and rng.random() < 0.25:
         table_values[whole] = rng.choice([0.0, -1.0, 2.0, rng.randint(-spread, spread) / 4])
     if rng.random() < 0.25:
@@ -244,7 +228,7 @@ def same_best(engine, board, rack, spread: int, seed: int, targets: int) -> None
         counts = np.asarray(counts, dtype=np.int64)
     plays = every_play(engine, cells, counts)
     # Half of the blank-free racks' tables carry the rack's bingo mask.
-    bingo = bingo_entries(engine, counts) if seed % 2 else None
+    bingo = bingo_entry(engine, counts) if seed % 2 else None
     table, values = quarter_leaves(engine, plays, spread, seed, bingo, rack_key(counts))
     label = f"rack {rack!r}, spread {spread}, seed {seed}"
 
@@ -360,7 +344,7 @@ def same_best_on_flagged_anchors(engine, board, rack, spread: int, seed: int,
                 return [record_at(rows, at) for at in range(0, count * width, width)]
             records = count
 
-    bingo = bingo_entries(engine, counts) if seed % 2 else None
+    bingo = bingo_entry(engine, counts) if seed % 2 else None
     table, values = quarter_leaves(engine, every(anchors), spread, seed, bingo,
                                    rack_key(counts))
     # The zone's anchors together (BEST_PLAY, BEST_ABOVE around the best), then anchors one at
@@ -418,8 +402,8 @@ def test_a_bingo_through_two_board_tiles_stays_in_the_bound(compiled, game):
         counts = np.asarray(counts, dtype=np.int64)
     cells = engine.cells(board)
     plays = every_play(engine, cells, counts)
-    entries = bingo_entries(engine, counts)
-    table = engine.keyed_leave_table(list(entries), [float(m) for m in entries.values()])
+    key, mask = bingo_entry(engine, counts)
+    table = engine.keyed_leave_table([key], [float(mask)])
     expected, expected_equity = best_of(plays, {})
     assert expected[R_SCORE] > cw.rules.bingo  # the bingo through the two tiles
     params = [int(v) for v in engine.kernel_constants[0][:PARAMS]]

@@ -223,12 +223,11 @@ def test_more_lines_than_one_shared_search_serves_give_the_same_rows():
 
 @pytest.mark.parametrize("compiled", ENGINES)
 @pytest.mark.parametrize("game", ["scrabble-en", "erudit-ru"])
-def test_the_bingo_table_holds_every_play_of_five_tiles_or_more(compiled, game):
-    # simulate.bingo_table against the fixture lexicon's word list: each multiset of k letters
-    # (PLAY_MASK_MIN <= k <= a full rack) with BINGO_WORD when it is a word, bit t when it and
-    # letter t make one.
+def test_the_bingo_table_holds_every_full_racks_words(compiled, game):
+    # simulate.bingo_table against the fixture lexicon's word list: each multiset of a full
+    # rack's letters with BINGO_WORD when it is a word, bit t when it and letter t make one.
     from crossword_support import fixture_words, rules
-    from lookup.crossword.engine_kernel import BINGO_WORD, PLAY_MASK_MIN
+    from lookup.crossword.engine_kernel import BINGO_WORD
     from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
     engine = MoveEngine(fixture_game(game), compiled=compiled)
@@ -244,9 +243,9 @@ def test_the_bingo_table_holds_every_play_of_five_tiles_or_more(compiled, game):
     expected = {}
     for word in fixture_words(rules(game).lexicon):
         codes = [alphabet.index(letter) + 1 for letter in word]
-        if PLAY_MASK_MIN <= len(codes) <= size:
+        if len(codes) == size:
             expected[key(codes)] = expected.get(key(codes), 0) | BINGO_WORD
-        if PLAY_MASK_MIN + 1 <= len(codes) <= size + 1:
+        elif len(codes) == size + 1:
             for t in set(codes):
                 rest = list(codes)
                 rest.remove(t)
@@ -260,25 +259,16 @@ def test_the_bingo_table_holds_every_play_of_five_tiles_or_more(compiled, game):
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(game=st.sampled_from(["scrabble-en", "erudit-ru"]), seed=st.integers(0, 10**6),
        tiles=st.integers(1, 9), word_based=st.booleans())
-def test_a_racks_table_holds_the_masks_of_its_plays(compiled, game, seed, tiles, word_based):
-    # sim_kernel.fill_rack_table writes, for a rack without a blank, its bingo mask under
-    # bingo_key and the mask of its plays of k tiles (PLAY_MASK_MIN <= k < its tiles, racks of
-    # at most PLAY_MASK_TILES) under play_mask_key: against the fixture word list, bit 0 when
-    # k of its tiles make a word, bit t when k of them and letter t do. Racks drawn from the
-    # letters, or from a word's (so that the masks are not all empty).
+def test_a_racks_tables_hold_its_bingo_mask(compiled, game, seed, tiles, word_based):
+    # sim_kernel.fill_rack_table and fill_end_table write a full rack's bingo mask (one without
+    # a blank) under its bingo key: against the fixture word list, bit 0 when its tiles make a
+    # word, bit t when they and letter t do. Racks drawn from the letters, or from a word's (so
+    # that the masks are not all empty).
     import random
-    from itertools import combinations
 
     from crossword_support import fixture_words, rules
     from lookup.crossword import sim_kernel
-    from lookup.crossword.engine_kernel import (
-        BINGO_WORD,
-        PLAY_MASK_MIN,
-        PLAY_MASK_TILES,
-        bingo_key,
-        leave_slot,
-        play_mask_key,
-    )
+    from lookup.crossword.engine_kernel import BINGO_WORD, bingo_key, leave_slot
     from lookup.crossword.simulate import _kernel
     from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
@@ -305,13 +295,7 @@ def test_a_racks_table_holds_the_masks_of_its_plays(compiled, game, seed, tiles,
                 found |= 1 << t
         return found
 
-    expected = {bingo_key(key(rack_codes)): mask(rack_codes)}
-    if tiles <= PLAY_MASK_TILES:
-        for k in range(PLAY_MASK_MIN, tiles):
-            joined = 0
-            for chosen in set(combinations(rack_codes, k)):
-                joined |= mask(chosen)
-            expected[play_mask_key(key(rack_codes), k)] = joined
+    wanted = bingo_key(key(rack_codes))
 
     def ints(values):
         return np.asarray(values, dtype=np.int64) if compiled else [int(v) for v in values]
@@ -323,20 +307,21 @@ def test_a_racks_table_holds_the_masks_of_its_plays(compiled, game, seed, tiles,
     rack = [0] * codes
     for code in rack_codes:
         rack[code] += 1
-    slots, values = ints([0] * 256), floats(256)
     kernel = _kernel(compiled)
-    kernel["fill_rack_table"](ints([0] * 8), floats(8), ints(rack), slots, values,
-                              ints([0] * codes), ints([0] * codes), ints([0] * codes),
-                              ints([0] * 64), floats(64), *bingo_table(engine))
-    got = {}
-    for wanted in expected:
+    for fill in ("fill_rack_table", "fill_end_table"):
+        slots, values = ints([0] * 256), floats(256)
+        work = (ints([0] * codes), ints([0] * codes), ints([0] * codes))
+        if fill == "fill_rack_table":
+            kernel[fill](ints([0] * 8), floats(8), ints(rack), slots, values, *work,
+                         ints([0] * 64), floats(64), *bingo_table(engine))
+        else:
+            kernel[fill](ints(rack), engine.kernel_constants[3], 5, slots, values, *work,
+                         *bingo_table(engine))
         slot = leave_slot(slots, wanted)
-        if slots[slot] == wanted:
-            got[wanted] = int(values[slot])
-    # The whole rack's mask holds the table's sizes only (PLAY_MASK_MIN or more).
-    if tiles < PLAY_MASK_MIN:
-        expected = {k: got.get(k) for k in expected}
-    assert got == expected
+        assert slots[slot] == wanted, fill
+        # The table holds a full rack's multisets only.
+        if tiles == engine.cw.rules.rack_size:
+            assert int(values[slot]) == mask(rack_codes), fill
 
 
 def plain_best_reply(engine, cells, rack, table):

@@ -33,11 +33,9 @@ the blank rule and the one-tile rule), written again for speed:
   "lookahead"; bounds that pair the multipliers alone, without the squares a rack tile fits and the
   walk's plain scores, once cost more than they saved). A full rack's bound holds the bingo wherever
   a span of seven squares is free, unless the rack's own leave table carries its bingo mask
-  (BINGO_WORD; the simulation's searches): then only where the rack can play one (a span with two
-  board tiles or more, or a word of the rack's tiles alone or with the span's one board tile);
-  likewise the masks of its plays of PLAY_MASK_MIN tiles or more (play_mask_key) leave out the spans
-  of as many new tiles and at most one board tile where no k of its tiles make a word alone or with
-  that tile.
+  (BINGO_WORD; the simulation's searches): then only the spans where the rack can play one count
+  (with two board tiles or more, or a word of the rack's tiles alone or with the span's one board
+  tile).
 
 Tile codes are the GADDAG's (tile k is its alphabet[k - 1]); bit BLANK marks a blank.
 
@@ -130,13 +128,6 @@ _LEAVE_HASH = 0x9E3779B1
 # when the rack's tiles alone make a word, bit t (t >= 1) when they and tile t do.
 # _anchor_order counts the bingo in a window's bound only where one may be played.
 BINGO_WORD = 1
-# The same for the plays of k tiles, PLAY_MASK_MIN <= k < the rack's tiles (racks of at most
-# PLAY_MASK_TILES tiles, so that the key fits): under play_mask_key, the OR of the masks of
-# every k of the rack's tiles (bit 0 when they alone make a word, bit t when they and tile t
-# do). A span of k new tiles with no board tile, or one, counts in an anchor's bound only
-# when the mask allows it. (Shorter plays are nearly always possible.)
-PLAY_MASK_MIN = 5
-PLAY_MASK_TILES = 7
 # Leave tables of at most this many slots (a rack's own: 256 for a rack of 7 tiles) are read
 # whole by the best-play searches for their largest value per number of tiles kept.
 SMALL_TABLE = 1024
@@ -543,29 +534,20 @@ def bingo_key(rack_key):
     return rack_key * LEAVE_DIGIT
 
 
-def play_mask_key(rack_key, k):
-    """The key of a rack's mask of its plays of k tiles (PLAY_MASK_MIN) in its leave table:
-    its bingo_key's digits, then k, which no leave's key has.
-    """
-    return bingo_key(rack_key) * LEAVE_DIGIT + k
-
-
-def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept, masks):
+def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept):
     """kept[s] (s = 0 .. in_rack - 1): at least the value of any leave of s tiles, and at most
     leave_max. A leave missing from the table is worth 0.0, so a small table (a rack's own, at
     most SMALL_TABLE slots) gives each size its largest value or 0.0; a larger one is not read
     (every size leave_max).
 
-    masks[k] (k = 0 .. in_rack): the mask of the rack's plays of k tiles (BINGO_WORD) when a
-    small table holds one: the whole rack's under `flag`, its bingo_key (a full rack's, or
-    one of PLAY_MASK_MIN tiles or more), fewer under play_mask_key (PLAY_MASK_MIN or more);
-    else -1, every play of k tiles may be possible.
+    Returns the rack's bingo mask (BINGO_WORD) when a small table holds one under `flag`, the
+    rack's bingo_key, else -1: every bingo may be possible.
     """
     for s in range(in_rack + 1):
         kept[s] = leave_max
-        masks[s] = -1
     if not len(leave_keys) or len(leave_keys) > SMALL_TABLE:
-        return
+        return -1
+    bingos = -1
     for s in range(in_rack + 1):
         kept[s] = 0.0
     for slot in range(len(leave_keys)):
@@ -573,13 +555,7 @@ def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept, masks
         if not key:
             continue
         if key == flag:
-            if in_rack >= PLAY_MASK_MIN:
-                masks[in_rack] = int(leave_values[slot])
-            continue
-        if key // LEAVE_DIGIT == flag:
-            k = key % LEAVE_DIGIT
-            if PLAY_MASK_MIN <= k < in_rack:
-                masks[k] = int(leave_values[slot])
+            bingos = int(leave_values[slot])
             continue
         tiles = 0  # the key's digits past its leading 1 (EMPTY_LEAVE)
         while key > EMPTY_LEAVE:
@@ -590,6 +566,7 @@ def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept, masks
     for s in range(in_rack + 1):
         if kept[s] > leave_max:
             kept[s] = leave_max
+    return bingos
 
 
 def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor, mode,
@@ -618,10 +595,9 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     rack tile that fits there times its letter multiplier (a blank is worth 0). The bound is
     the largest over the spans whose main word is of a length the rules allow (and not a
     lone tile down with a cross word: the one-tile rule lists it across) of that score plus
-    kept[tiles in the rack - k]. With the rack's mask of its plays of k tiles (BINGO_WORD,
-    PLAY_MASK_MIN: in its leave table, as the simulation's searches have them) a span of k
-    new tiles counts only when it holds two board tiles or more, or the mask allows k of the
-    rack's tiles alone or with the span's one board tile (its main word is those letters).
+    kept[tiles in the rack - k]. With the rack's bingo mask (BINGO_WORD) a full rack's span
+    counts only when it holds two board tiles or more, or the mask allows the rack's tiles
+    alone or with the span's one board tile (the bingo's main word is those letters).
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -633,8 +609,7 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 nvisit += 1
         return nvisit
     whole = _leave_key(blanks, rack_tiles, kinds, full, none_used)
-    masks = int_array(in_rack + 1)
-    _kept_bounds(leave_keys, leave_values, leave_max, in_rack, bingo_key(whole), kept, masks)
+    bingos = _kept_bounds(leave_keys, leave_values, leave_max, in_rack, bingo_key(whole), kept)
     rack_size = params[P_RACK_SIZE]
     min_length = params[P_MIN_LENGTH]
     max_length = params[P_MAX_LENGTH]
@@ -781,10 +756,11 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 length = k + board_count
                 if length < min_length or length > max_length or (k == 1 and not single_ok):
                     continue
-                mask = masks[k]
-                if mask >= 0 and (
-                        (board_count == 0 and not mask & BINGO_WORD)
-                        or (board_count == 1 and not (mask >> (
+                # A full rack's word is its tiles and the span's board tiles: with the rack's
+                # bingo mask, none of one board tile or less unless the mask allows it.
+                if k == rack_size and bingos >= 0 and (
+                        (board_count == 0 and not bingos & BINGO_WORD)
+                        or (board_count == 1 and not (bingos >> (
                             left_letter if left_count[left] else right_letter)) & 1)):
                     continue
                 letters = prefix[k]

@@ -21,8 +21,8 @@ from lookup.crossword import engine_kernel
 KERNEL_FUNCTIONS = ("arc_for", "leave_home", "leave_slot", "fill_leave_table", "next_subset",
                     "sub_leave_keys", "_walk_down", "_cross_check", "setup", "square_setup",
                     "update_setup", "records_precede", "_precedes", "_rack_setup",
-                    "_keep_largest", "_leave_key", "bingo_key", "play_mask_key", "_kept_bounds",
-                    "_anchor_order", "score_new_tiles", "_write_record", "search", "record_move")
+                    "_keep_largest", "_leave_key", "bingo_key", "_kept_bounds", "_anchor_order",
+                    "score_new_tiles", "_write_record", "search", "record_move")
 
 
 @intrinsic

@@ -51,8 +51,6 @@ from lookup.crossword.engine_kernel import (
     MOVE_FIELDS,
     P_SIZE,
     PARAMS,
-    PLAY_MASK_MIN,
-    PLAY_MASK_TILES,
     R_LEAVE,
     RECORD_FIELDS,
     bingo_key,
@@ -60,7 +58,6 @@ from lookup.crossword.engine_kernel import (
     leave_home,
     leave_slot,
     next_subset,
-    play_mask_key,
     record_move,
     records_precede,
     setup,
@@ -106,6 +103,18 @@ def _subset_size(kinds, taken):
     return size
 
 
+def _put_bingo_mask(rack, kinds, distinct, counts, slots, values, bingo_slots, bingo_masks):
+    """Put a rack's bingo mask in its table (slots, values) under its bingo key when it has no
+    blank and bingo_slots is not empty (fill_rack_table).
+    """
+    if len(bingo_slots) and not rack[0]:
+        key = _subset_key(kinds, distinct, counts)
+        slot = leave_slot(bingo_slots, key)
+        into = leave_slot(slots, bingo_key(key))
+        slots[into] = bingo_key(key)
+        values[into] = float(bingo_masks[slot]) if bingo_slots[slot] == key else 0.0
+
+
 def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, memo_keys,
                     memo_values, bingo_slots, bingo_masks):
     """Fill a small table (slots, values; cleared first) with the value in the game's table
@@ -121,26 +130,17 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
     the cache answers most lookups.
 
     bingo_slots, bingo_masks (fill_bingo_table; empty: none): a rack without a blank also gets
-    its bingo mask under its bingo key (engine_kernel.BINGO_WORD, bingo_key) and, of at most
-    PLAY_MASK_TILES tiles, the masks of its plays of k tiles (PLAY_MASK_MIN <= k < its tiles)
-    under play_mask_key: the OR of the masks of its multisets of k tiles; so that the search
-    counts a span of new tiles in an anchor's bound only where a word of them may be played.
+    its bingo mask under its bingo key (engine_kernel.BINGO_WORD, bingo_key), so that the
+    search counts a bingo in an anchor's bound only where one may be played.
     """
     for s in range(len(slots)):
         slots[s] = 0
     kinds, tiles = _rack_kinds(rack, distinct, counts, taken)
-    with_masks = len(bingo_slots) > 0 and not rack[0] and tiles <= PLAY_MASK_TILES
-    plays = int_array(tiles + 1)  # the masks of the plays of k tiles
     best = 0.0
     while next_subset(kinds, counts, taken):
-        size = _subset_size(kinds, taken)
-        if size == tiles:
+        if _subset_size(kinds, taken) == tiles:
             continue
         key = _subset_key(kinds, distinct, taken)
-        if with_masks and size >= PLAY_MASK_MIN:
-            slot = leave_slot(bingo_slots, key)
-            if bingo_slots[slot] == key:
-                plays[size] |= bingo_masks[slot]
         line = leave_home(key, len(memo_keys) - 1)
         if memo_keys[line] == key:
             value = memo_values[line]
@@ -154,17 +154,7 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
         values[into] = value
         if value > best:
             best = value
-    if len(bingo_slots) and not rack[0]:
-        key = _subset_key(kinds, distinct, counts)
-        slot = leave_slot(bingo_slots, key)
-        into = leave_slot(slots, bingo_key(key))
-        slots[into] = bingo_key(key)
-        values[into] = float(bingo_masks[slot]) if bingo_slots[slot] == key else 0.0
-        if with_masks:
-            for size in range(PLAY_MASK_MIN, tiles):
-                into = leave_slot(slots, play_mask_key(key, size))
-                slots[into] = play_mask_key(key, size)
-                values[into] = float(plays[size])
+    _put_bingo_mask(rack, kinds, distinct, counts, slots, values, bingo_slots, bingo_masks)
     return best
 
 
@@ -245,11 +235,12 @@ def fill_bingo_table(keys, masks, n, slots, table):
         table[slot] |= masks[i]
 
 
-def fill_end_table(rack, values, opponent_value, slots, table, distinct, counts, taken):
+def fill_end_table(rack, values, opponent_value, slots, table, distinct, counts, taken,
+                   bingo_slots, bingo_masks):
     """Fill the table (slots, table; cleared first) of the end-of-bag formula for `rack`
     facing a rack worth `opponent_value` (lookup/crossword/equity.end_of_bag_values): every leave
-    a play can keep, the empty one included. Returns its pruning bound (largest value, at
-    least 0.0).
+    a play can keep, the empty one included, and a rack's bingo mask as fill_rack_table puts
+    it. Returns its pruning bound (largest value, at least 0.0).
     """
     for s in range(len(slots)):
         slots[s] = 0
@@ -270,6 +261,7 @@ def fill_end_table(rack, values, opponent_value, slots, table, distinct, counts,
             if value > best:
                 best = value
         more = next_subset(kinds, counts, taken)
+    _put_bingo_mask(rack, kinds, distinct, counts, slots, table, bingo_slots, bingo_masks)
     return best
 
 
@@ -419,7 +411,8 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
         memo_keys, memo_values: fill_rack_table's cache of the game's table, kept between
             dealings.
         bingo_slots, bingo_masks: the multisets of a full rack that make a word alone or with
-            one more letter (fill_bingo_table; empty: none).
+            one more letter (fill_bingo_table; empty: none), whence each rack's table, while
+            the bag holds tiles and once it is empty, gets the rack's bingo mask.
         setups: room for the setup arrays (engine_kernel.setup's ocells, checks, cross, anchor)
             of every line's board and the base board's (lines + 1 rows of 4 x 2 * size * size):
             the base board's made once, each line's turned from it by the tiles laid
@@ -528,8 +521,8 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
             else:
                 bound = fill_end_table(rack, values, _rack_value(values, racks,
                                                                  (i * 2 + 1 - side) * CODES),
-                                       rack_slots, rack_values, distinct,
-                                       counts, taken)
+                                       rack_slots, rack_values, distinct, counts, taken,
+                                       bingo_slots, bingo_masks)
                 keys = rack_slots
                 table = rack_values
             if n_members >= SHARE_MIN_LINES:

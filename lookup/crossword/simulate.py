@@ -62,7 +62,6 @@ from lookup.crossword.engine_kernel import (
     MAX_TARGETS,
     MOVE_FIELDS,
     P_ROOT,
-    PLAY_MASK_MIN,
     R_LEAVE,
     R_LENGTH,
     R_SCORE,
@@ -338,9 +337,10 @@ def _best_play(engine, leaves, line: _Line, side: int, bag_before: int):
 
 
 # The kernel's functions (lookup/crossword/sim_kernel.py) that call each other.
-KERNEL_FUNCTIONS = ("_rack_kinds", "_subset_key", "_subset_size", "fill_rack_table",
-                    "_repeats_before", "bingo_words", "fill_bingo_table", "fill_end_table",
-                    "_rack_value", "zone", "shared_replies", "simulate_dealing")
+KERNEL_FUNCTIONS = ("_rack_kinds", "_subset_key", "_subset_size", "_put_bingo_mask",
+                    "fill_rack_table", "_repeats_before", "bingo_words", "fill_bingo_table",
+                    "fill_end_table", "_rack_value", "zone", "shared_replies",
+                    "simulate_dealing")
 
 
 @functools.cache
@@ -370,13 +370,11 @@ def _compiled_sources():
 
 @functools.lru_cache(maxsize=4)
 def bingo_table(engine) -> tuple:
-    """(slots, masks): every multiset of k letters, PLAY_MASK_MIN <= k <= a full rack
-    (engine_kernel.PLAY_MASK_MIN), that makes a word alone or with one letter more, and which
-    (sim_kernel.bingo_words, fill_bingo_table), in the engine's arrays; the simulation
-    kernel's searches count a span of new tiles in an anchor's bound (a bingo among them) only
-    where the rack can play a word of them. Made once per engine. Empty when the lexicon has
-    more letters than a float's mantissa holds as bits (the masks travel in the leave tables'
-    values).
+    """(slots, masks): every multiset of a full rack's letters that makes a word alone or with
+    one letter more, and which (sim_kernel.bingo_words, fill_bingo_table), in the engine's
+    arrays; the simulation kernel's searches count a bingo in an anchor's bound only where the
+    rack can play one. Made once per engine. Empty when the lexicon has more letters than a
+    float's mantissa holds as bits (the masks travel in the leave tables' values).
     """
     compiled = engine.compiled
 
@@ -388,23 +386,14 @@ def bingo_table(engine) -> tuple:
     kernel = _kernel(compiled)
     params, arcs, node_mask = engine.kernel_constants[:3]
     rack_size = engine.cw.rules.rack_size
-    all_keys, all_masks = [], []
-    for size in range(min(PLAY_MASK_MIN, rack_size), rack_size + 1):
-        room = 1 << 16
-        while True:
-            keys, masks = ints(room), ints(room)
-            pairs = kernel["bingo_words"](arcs, node_mask, int(params[P_ROOT]), size, keys,
-                                          masks)
-            if pairs <= room:
-                break
-            room = pairs
-        all_keys.append(keys[:pairs])
-        all_masks.append(masks[:pairs])
-    if compiled:
-        keys, masks = np.concatenate(all_keys), np.concatenate(all_masks)
-    else:
-        keys, masks = sum(all_keys, []), sum(all_masks, [])
-    pairs = len(keys)
+    room = 1 << 16
+    while True:
+        keys, masks = ints(room), ints(room)
+        pairs = kernel["bingo_words"](arcs, node_mask, int(params[P_ROOT]), rack_size, keys,
+                                      masks)
+        if pairs <= room:
+            break
+        room = pairs
     capacity = 8
     while capacity < 2 * pairs:
         capacity *= 2
