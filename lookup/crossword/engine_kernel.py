@@ -657,7 +657,7 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     # L = 0 .. lefts used, the value and count of the board tiles between the anchor and the
     # first empty square past the L-th (left_board, left_count; left_letter the first such
     # tile's letter), the same rightward (right_board, right_count, right_letter); over[m]:
-    # how many of the span's squares have a letter multiplier of m or more (m >= 2), the left
+    # how many of the span's squares have a letter multiplier of m or more (m >= 4), the left
     # side's at left_over[L * (most_letter + 1) + m].
     lefts = int_array(in_rack)
     rights = int_array(in_rack)
@@ -667,6 +667,9 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     right_count = int_array(in_rack + 1)
     left_over = int_array(in_rack * (most_letter + 1))
     over = int_array(most_letter + 1)
+    best_score = int_array(in_rack + 1)  # of each number of new tiles, -1: no span
+    for k in range(in_rack + 1):
+        best_score[k] = -1
     for i in range(2 * n2):
         if not anchor[i] or gain[i] < 0:
             continue
@@ -716,29 +719,38 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
             rights[n_right] = base + s
             n_right += 1
             s += 1
-        # Left sides of L squares (the anchor's own counted here), each with every right side.
+        # Left sides of L squares (the anchor's own counted here), each with every right side;
+        # the squares of letter multiplier 2 or more and 3 or more counted apart (over[] from
+        # 4 on: the games have none).
         l_fit = fit[i]
         l_product = word_mult[i]
         l_cross = gain[i]
-        for m in range(2, most_letter + 1):
+        l_two = 1 if letter_mult[i] >= 2 else 0
+        l_three = 1 if letter_mult[i] >= 3 else 0
+        for m in range(4, most_letter + 1):
             left_over[m] = 1 if letter_mult[i] >= m else 0
-        best_bound = -1.0e300
         for left in range(n_left + 1):
             if left:
                 j = lefts[left - 1]
                 l_fit += fit[j]
                 l_product *= word_mult[j]
                 l_cross += gain[j]
+                if letter_mult[j] >= 2:
+                    l_two += 1
+                    if letter_mult[j] >= 3:
+                        l_three += 1
                 at = left * (most_letter + 1)
-                for m in range(2, most_letter + 1):
+                for m in range(4, most_letter + 1):
                     left_over[at + m] = left_over[at - most_letter - 1 + m] + (
                         1 if letter_mult[j] >= m else 0)
             at = left * (most_letter + 1)
-            for m in range(2, most_letter + 1):
+            for m in range(4, most_letter + 1):
                 over[m] = left_over[at + m]
             span_fit = l_fit
             product = l_product
             crossing = l_cross
+            two = l_two
+            three = l_three
             for right in range(n_right + 1):
                 k = left + right + 1
                 if k > in_rack:
@@ -748,9 +760,13 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                     span_fit += fit[j]
                     product *= word_mult[j]
                     crossing += gain[j]
-                    for m in range(2, most_letter + 1):
-                        if letter_mult[j] >= m:
-                            over[m] += 1
+                    if letter_mult[j] >= 2:
+                        two += 1
+                        if letter_mult[j] >= 3:
+                            three += 1
+                            for m in range(4, most_letter + 1):
+                                if letter_mult[j] >= m:
+                                    over[m] += 1
                 on_board = left_board[left] + right_board[right]
                 board_count = left_count[left] + right_count[right]
                 length = k + board_count
@@ -763,17 +779,28 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                         or (board_count == 1 and not (bingos >> (
                             left_letter if left_count[left] else right_letter)) & 1)):
                     continue
-                letters = prefix[k]
-                for m in range(2, most_letter + 1):
+                letters = prefix[k] + prefix[two] + prefix[three]
+                for m in range(4, most_letter + 1):
                     letters += prefix[over[m]]
                 if span_fit < letters:
                     letters = span_fit
-                with_leave = (on_board + letters) * product + crossing + kept[in_rack - k]
-                if k == rack_size:
-                    with_leave += params[P_BINGO]
-                if with_leave > best_bound:
-                    best_bound = with_leave
-        if best_bound < -1.0e299:
+                score = (on_board + letters) * product + crossing
+                if score > best_score[k]:
+                    best_score[k] = score
+        # The best score of each number of tiles plus the best leave of the tiles kept.
+        best_bound = 0.0
+        spans = 0
+        for k in range(1, in_rack + 1):
+            if best_score[k] < 0:
+                continue
+            with_leave = best_score[k] + kept[in_rack - k]
+            if k == rack_size:
+                with_leave += params[P_BINGO]
+            if not spans or with_leave > best_bound:
+                best_bound = with_leave
+            spans += 1
+            best_score[k] = -1
+        if not spans:
             # No span makes a main word the rules allow: the walk finds no play here.
             continue
         bound = int(best_bound)
