@@ -67,11 +67,13 @@ def sim_rows(cw, engine) -> list[dict]:
                 "search); searching alone, each reply is a full best-play search, 20 per "
                 f"iteration, {1e6 / (20 * rate['alone']):.0f} us per reply all told "
                 "(no search sets up its board: each line's setup is turned by the tiles laid; "
-                "the best-play searches prune anchors and plays by equity bound, the leave's "
-                "the best of as many tiles kept, a bingo only where the rack can play one; a "
-                "covering search only from the avoiding search's best on; the GADDAG one "
-                "array as the index lays it out, a node's mask beside its arcs; the game's "
-                "leave table through a cache kept between dealings); Python lines "
+                "the best-play searches prune anchors and plays by equity bound, an anchor's "
+                "the best of the spans of new tiles its plays can cover, the leave's the best "
+                "of as many tiles kept, a full rack's span only where its bingo mask allows a "
+                "word with the span's board tiles; a covering search only from the avoiding "
+                "search's best on; the GADDAG one array as the index lays it out, a node's "
+                "mask beside its arcs; the game's leave table through a cache kept between "
+                "dealings); Python lines "
                 f"{rate['python']:.0f}/s; macondo 1.44 ms per iteration",
                 higher_is_better=True)]
     ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
