@@ -138,8 +138,11 @@ def bit_count(x):
     return x.bit_count()
 
 
-def int_array(n):
-    """N zeros, the kernel's working storage (compiled: a numpy int64 array)."""
+def int_array(n, zeroed=True):
+    """N ints, the kernel's working storage (compiled: a numpy int64 array): zeros, or with
+    zeroed=False an array whose values the caller writes before it reads them (compiled: not
+    cleared, as the allocator gives it; a best-play search's fixed cost is mostly such arrays).
+    """
     return [0] * n
 
 
@@ -626,56 +629,71 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     for q in range(in_rack):
         prefix[q + 1] = prefix[q] + rack_values[q]
     largest = rack_values[0] if kinds else 0  # the best value of a rack tile (not a blank)
-    # Of each empty square: gain, -1 when no rack tile fits, else the most its cross word can
-    # score (0 without one); fit, the best value of a rack tile (not a blank) that fits times
-    # the letter multiplier. most_letter: the largest letter multiplier of those squares.
-    gain = int_array(2 * n2)
-    fit = int_array(2 * n2)
+    # most_letter: the largest letter multiplier (over[] and left_over[] count a span's squares
+    # of each multiplier from 4 on).
     most_letter = 1
     for j in range(2 * n2):
-        if ocells[j]:
-            continue
-        allowed = checks[j] & available
-        if not allowed:
-            gain[j] = -1
-            continue
-        fits = allowed & rack_mask
-        best_value = largest
-        if fits != rack_mask:
-            best_value = 0
-            while fits:
-                low = fits & -fits
-                fits ^= low
-                if values[bit_count(low - 1)] > best_value:
-                    best_value = values[bit_count(low - 1)]
-        fit[j] = best_value * letter_mult[j]
         if letter_mult[j] > most_letter:
             most_letter = letter_mult[j]
-        if cross[j] != NO_CROSS_WORD:
-            gain[j] = (cross[j] + fit[j]) * word_mult[j]
-    # One anchor's span sides: the empty squares left (lefts) and right (rights) of it; for
-    # L = 0 .. lefts used, the value and count of the board tiles between the anchor and the
-    # first empty square past the L-th (left_board, left_count; left_letter the first such
-    # tile's letter), the same rightward (right_board, right_count, right_letter); over[m]:
-    # how many of the span's squares have a letter multiplier of m or more (m >= 4), the left
-    # side's at left_over[L * (most_letter + 1) + m].
-    lefts = int_array(in_rack)
-    rights = int_array(in_rack)
-    left_board = int_array(in_rack + 1)
-    left_count = int_array(in_rack + 1)
-    right_board = int_array(in_rack + 1)
-    right_count = int_array(in_rack + 1)
-    left_over = int_array(in_rack * (most_letter + 1))
-    over = int_array(most_letter + 1)
-    best_score = int_array(in_rack + 1)  # of each number of new tiles, -1: no span
+    # Of each empty square of the line being bounded (by column): gain, -1 when no rack tile
+    # fits, else the most its cross word can score (0 without one); fit, the best value of a
+    # rack tile (not a blank) that fits times the letter multiplier. Only the lines that hold
+    # an anchor are computed (a covering search's few, nearly every one of a full search's): a
+    # span lies on its anchor's line.
+    gain = int_array(size, False)
+    fit = int_array(size, False)
+    # One anchor's span sides: the empty squares left (lefts) and right (rights) of it, by
+    # column; for L = 0 .. lefts used, the value and count of the board tiles between the
+    # anchor and the first empty square past the L-th (left_board, left_count; left_letter the
+    # first such tile's letter), the same rightward (right_board, right_count, right_letter);
+    # over[m]: how many of the span's squares have a letter multiplier of m or more (m >= 4),
+    # the left side's at left_over[L * (most_letter + 1) + m]. Each is written before it is
+    # read.
+    lefts = int_array(in_rack, False)
+    rights = int_array(in_rack, False)
+    left_board = int_array(in_rack + 1, False)
+    left_count = int_array(in_rack + 1, False)
+    right_board = int_array(in_rack + 1, False)
+    right_count = int_array(in_rack + 1, False)
+    left_over = int_array(in_rack * (most_letter + 1), False)
+    over = int_array(most_letter + 1, False)
+    best_score = int_array(in_rack + 1, False)  # of each number of new tiles, -1: no span
     for k in range(in_rack + 1):
         best_score[k] = -1
     for i in range(2 * n2):
-        if not anchor[i] or gain[i] < 0:
+        c = i % size
+        if c == 0:
+            # A new line: its gain and fit when it holds an anchor.
+            line_anchors = 0
+            for q in range(size):
+                line_anchors |= anchor[i + q]
+            if line_anchors:
+                for q in range(size):
+                    j = i + q
+                    gain[q] = 0
+                    if ocells[j]:
+                        continue
+                    allowed = checks[j] & available
+                    if not allowed:
+                        gain[q] = -1
+                        continue
+                    fits = allowed & rack_mask
+                    best_value = largest
+                    if fits != rack_mask:
+                        best_value = 0
+                        while fits:
+                            low = fits & -fits
+                            fits ^= low
+                            if values[bit_count(low - 1)] > best_value:
+                                best_value = values[bit_count(low - 1)]
+                    fit[q] = best_value * letter_mult[j]
+                    if cross[j] != NO_CROSS_WORD:
+                        gain[q] = (cross[j] + fit[q]) * word_mult[j]
+        if not anchor[i] or gain[c] < 0:
             continue
         base = 0 if i < n2 else n2
         a = i - base
-        line_start = a - a % size
+        line_start = a - c
         line_end = line_start + size - 1
         single_ok = base == 0 or cross[i] == NO_CROSS_WORD
         # Leftward: the anchors' own searches meet no tile past an empty square (a square next
@@ -695,9 +713,9 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
             left_board[n_left] = on_left
             left_count[n_left] = count_left
             if (s < line_start or n_left >= in_rack - 1 or anchor[base + s]
-                    or gain[base + s] < 0):
+                    or gain[s - line_start] < 0):
                 break
-            lefts[n_left] = base + s
+            lefts[n_left] = s - line_start
             n_left += 1
             s -= 1
         n_right = 0
@@ -714,27 +732,28 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 s += 1
             right_board[n_right] = on_right
             right_count[n_right] = count_right
-            if s > line_end or n_right >= in_rack - 1 or gain[base + s] < 0:
+            if s > line_end or n_right >= in_rack - 1 or gain[s - line_start] < 0:
                 break
-            rights[n_right] = base + s
+            rights[n_right] = s - line_start
             n_right += 1
             s += 1
         # Left sides of L squares (the anchor's own counted here), each with every right side;
         # the squares of letter multiplier 2 or more and 3 or more counted apart (over[] from
         # 4 on: the games have none).
-        l_fit = fit[i]
+        l_fit = fit[c]
         l_product = word_mult[i]
-        l_cross = gain[i]
+        l_cross = gain[c]
         l_two = 1 if letter_mult[i] >= 2 else 0
         l_three = 1 if letter_mult[i] >= 3 else 0
         for m in range(4, most_letter + 1):
             left_over[m] = 1 if letter_mult[i] >= m else 0
         for left in range(n_left + 1):
             if left:
-                j = lefts[left - 1]
-                l_fit += fit[j]
+                q = lefts[left - 1]
+                j = base + line_start + q
+                l_fit += fit[q]
                 l_product *= word_mult[j]
-                l_cross += gain[j]
+                l_cross += gain[q]
                 if letter_mult[j] >= 2:
                     l_two += 1
                     if letter_mult[j] >= 3:
@@ -756,10 +775,11 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
                 if k > in_rack:
                     break
                 if right:
-                    j = rights[right - 1]
-                    span_fit += fit[j]
+                    q = rights[right - 1]
+                    j = base + line_start + q
+                    span_fit += fit[q]
                     product *= word_mult[j]
-                    crossing += gain[j]
+                    crossing += gain[q]
                     if letter_mult[j] >= 2:
                         two += 1
                         if letter_mult[j] >= 3:
@@ -892,10 +912,11 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     root = params[P_ROOT]
     width = RECORD_FIELDS + size
     capacity = len(out) // width
-    ocells = int_array(2 * n2)
-    checks = int_array(2 * n2)
-    cross = int_array(2 * n2)
-    anchor = int_array(2 * n2)
+    # Arrays that are written before they are read are not cleared (int_array).
+    ocells = int_array(2 * n2, False)
+    checks = int_array(2 * n2, False)
+    cross = int_array(2 * n2, False)
+    anchor = int_array(2 * n2, False)
     setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
 
     blanks = rack[0]
@@ -909,22 +930,22 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     with_table = len(leave_keys) > 0
     want_leave = with_table or mode == ALL_PLAYS
 
-    visit = int_array(2 * n2)
-    bounds = int_array(2 * n2)
+    visit = int_array(2 * n2, False)
+    bounds = int_array(2 * n2, False)
     kept = [0.0] * (in_rack + 1)
     # (`used` holds no tile before the walk.)
     nvisit = _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross, anchor,
                            mode, full, rack_tiles, kinds, rack_mask, blanks, in_rack, visit,
                            bounds, leave_keys, leave_values, leave_max, kept, used)
 
-    word = int_array(2 * n2)
+    word = int_array(2 * n2, False)
     for i in range(2 * n2):
         word[i] = ocells[i]
-    stack = int_array((size + 2) * _FRAME)
-    new_tile = int_array(size)
-    new_letter = int_array(size)
-    new_cross = int_array(size)
-    new_position = int_array(size)
+    stack = int_array((size + 2) * _FRAME, False)
+    new_tile = int_array(size, False)
+    new_letter = int_array(size, False)
+    new_cross = int_array(size, False)
+    new_position = int_array(size, False)
     count = 0
     found = 0
     best = 0.0
@@ -940,7 +961,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     # counted as real tiles: score_new_tiles' plain score, summed a square at a time), after
     # the letter of stack frame d: main word's tiles, word multiplier, cross words at
     # partial[3d:3d + 3]; a play whose score so bounded cannot reach the best is not scored.
-    partial = int_array(3 * (size + 2))
+    partial = int_array(3 * (size + 2), False)
     # BEST_AVOIDING: the lowest of the targets' best equities once all are found (kept as
     # each target's best changes).
     floor = 0.0

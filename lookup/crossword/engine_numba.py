@@ -41,9 +41,11 @@ def bit_count(x):
 
 
 @numba.njit(cache=True)
-def int_array(n):
-    """N zeros as an int64 array."""
-    return np.zeros(n, np.int64)
+def int_array(n, zeroed=True):
+    """N int64s: zeros, or not cleared with zeroed=False (engine_kernel.int_array)."""
+    if zeroed:
+        return np.zeros(n, np.int64)
+    return np.empty(n, np.int64)
 
 
 def _compile_into(namespace: dict, module, names) -> dict:
