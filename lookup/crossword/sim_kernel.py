@@ -137,10 +137,30 @@ def fill_rack_table(keys, table, rack, slots, values, distinct, counts, taken, m
         slots[s] = 0
     kinds, tiles = _rack_kinds(rack, distinct, counts, taken)
     best = 0.0
-    while next_subset(kinds, counts, taken):
-        if _subset_size(kinds, taken) == tiles:
+    # The sub-multisets in next_subset's order, each one's key and size kept as it steps:
+    # through[j] and through_size[j] the key and size of its tiles of the first j kinds (the
+    # kinds past the one that steps hold none, so theirs are the stepped kind's).
+    through = int_array(kinds + 1, False)
+    through_size = int_array(kinds + 1, False)
+    for j in range(kinds + 1):
+        through[j] = EMPTY_LEAVE
+        through_size[j] = 0
+    while True:
+        i = kinds - 1
+        while i >= 0 and taken[i] == counts[i]:
+            taken[i] = 0
+            i -= 1
+        if i < 0:
+            break
+        taken[i] += 1
+        through[i + 1] = through[i + 1] * LEAVE_DIGIT + distinct[i]
+        through_size[i + 1] += 1
+        for j in range(i + 2, kinds + 1):
+            through[j] = through[i + 1]
+            through_size[j] = through_size[i + 1]
+        if through_size[kinds] == tiles:
             continue
-        key = _subset_key(kinds, distinct, taken)
+        key = through[kinds]
         line = leave_home(key, len(memo_keys) - 1)
         if memo_keys[line] == key:
             value = memo_values[line]
@@ -423,9 +443,11 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
     width = MOVE_FIELDS + rack_size
     record_width = RECORD_FIELDS + size
     lines = len(active)
-    cells = int_array(lines * n2)
+    # Arrays that are written before they are read are not cleared (int_array): the boards
+    # (an inactive line's never read), changed squares, replies and the searches' storage.
+    cells = int_array(lines * n2, False)
     racks = int_array(lines * 2 * CODES)
-    changed = int_array(lines * n2)
+    changed = int_array(lines * n2, False)
     changed_count = int_array(lines)
     bag_at = int_array(lines)
     spread = int_array(lines)
@@ -435,15 +457,15 @@ def simulate_dealing(params, arcs, node_mask, values, letter_mult, word_mult, or
     moves = int_array(lines * width)
     members = int_array(lines)
     grouped = int_array(lines)
-    replies = int_array(MAX_TARGETS * record_width)
+    replies = int_array(MAX_TARGETS * record_width, False)
     found = int_array(MAX_TARGETS)
-    avoid_out = int_array((MAX_TARGETS + 1) * record_width)
-    out = int_array(record_width)
-    squares = int_array(4 * n2)
+    avoid_out = int_array((MAX_TARGETS + 1) * record_width, False)
+    out = int_array(record_width, False)
+    squares = int_array(4 * n2, False)
     avoid_params = int_array(PARAMS + n2 + 1)
     for k in range(PARAMS):
         avoid_params[k] = params[k]
-    kept = int_array(2 * n2)
+    kept = int_array(2 * n2, False)
     laid_squares = int_array(rack_size)
     laid_codes = int_array(rack_size)
     base = setups[lines]
