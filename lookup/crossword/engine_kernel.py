@@ -660,9 +660,11 @@ def _anchor_order(params, values, letter_mult, word_mult, ocells, checks, cross,
     best_score = int_array(in_rack + 1, False)  # of each number of new tiles, -1: no span
     for k in range(in_rack + 1):
         best_score[k] = -1
+    c = size - 1  # the column of square i (counted, not i % size: a division per square)
     for i in range(2 * n2):
-        c = i % size
-        if c == 0:
+        c += 1
+        if c == size:
+            c = 0
             # A new line: its gain and fit when it holds an anchor.
             line_anchors = 0
             for q in range(size):
