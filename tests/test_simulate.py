@@ -3,6 +3,7 @@
 pruning by the bounds, the pre-endgame against the endgame solver, the player's choices, and
 bad input as one line. Fast suite: fixture lexicons, the pure-Python engine."""
 
+import functools
 import math
 from collections import Counter
 
@@ -322,6 +323,73 @@ def test_a_racks_tables_hold_its_bingo_mask(compiled, game, seed, tiles, word_ba
         # The table holds a full rack's multisets only.
         if tiles == engine.cw.rules.rack_size:
             assert int(values[slot]) == mask(rack_codes), fill
+
+
+@functools.cache
+def _engine_with_its_leave_table(compiled):
+    """The scrabble-en fixture engine with a leave table: fill_rack_table's arguments of the
+    game's table (simulate.full_leave_table: keys, values) and bingo table
+    (simulate.bingo_table), and the leave values by key."""
+    from lookup.crossword.simulate import full_leave_table
+
+    engine = MoveEngine(with_table("scrabble-en", quarter_table("scrabble-en")),
+                        compiled=compiled)
+    full = full_leave_table(engine, _leaves_for(engine, None).model)
+    keys = np.asarray(full.keys, dtype=np.int64) if compiled else [int(k) for k in full.keys]
+    return ((keys, full.values, *bingo_table(engine)),
+            dict(zip((int(k) for k in full.keys), (float(v) for v in full.values))))
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(racks=st.lists(st.lists(st.integers(0, 26), min_size=1, max_size=7), min_size=1,
+                      max_size=4))
+def test_a_racks_table_holds_the_game_tables_value_of_every_leave(compiled, racks):
+    # sim_kernel.fill_rack_table against every sub-multiset of the rack: the table holds each
+    # leave of 1 to (tiles - 1) tiles (blanks included, repeats once) with its value in the
+    # game's table (0.0 when absent), nothing else but a blankless full rack's bingo mask, and
+    # returns the largest value (at least 0.0). Several racks share the small cache of the
+    # game's table, as a simulation's do.
+    from itertools import combinations
+
+    from lookup.crossword import sim_kernel
+    from lookup.crossword.engine_kernel import bingo_key
+    from lookup.crossword.simulate import _kernel
+    from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
+
+    (keys, table, *bingos), game_values = _engine_with_its_leave_table(compiled)
+
+    def ints(values):
+        return np.asarray(values, dtype=np.int64) if compiled else [int(v) for v in values]
+
+    def floats(n):
+        return np.zeros(n, dtype=np.float64) if compiled else [0.0] * n
+
+    def key(codes):
+        value = EMPTY_LEAVE
+        for code in sorted(codes):
+            value = value * LEAVE_DIGIT + code
+        return value
+
+    codes = sim_kernel.CODES
+    memo_keys, memo_values = ints([0] * 16), floats(16)
+    kernel = _kernel(compiled)
+    for rack_codes in racks:
+        rack = [0] * codes
+        for code in rack_codes:
+            rack[code] += 1
+        expected = {}
+        for size in range(1, len(rack_codes)):
+            for kept in combinations(sorted(rack_codes), size):
+                expected[key(kept)] = game_values.get(key(kept), 0.0)
+        slots, values = ints([0] * 256), floats(256)
+        bound = kernel["fill_rack_table"](keys, table, ints(rack), slots, values,
+                                          ints([0] * codes), ints([0] * codes),
+                                          ints([0] * codes), memo_keys, memo_values, *bingos)
+        got = {int(k): float(v) for k, v in zip(slots, values) if k}
+        got.pop(bingo_key(key(rack_codes)), None)
+        assert got == expected
+        assert bound == max([0.0, *expected.values()])
 
 
 def plain_best_reply(engine, cells, rack, table):
