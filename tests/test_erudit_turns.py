@@ -207,25 +207,32 @@ def test_one_look_at_a_join_group_rules_out_only_choices_that_reach_nothing(numb
     assert join_rows(cw, board, rack, top, True) == join_rows(cw, board, rack, top, False)
 
 
+def compiled_turn_kernel():
+    """(the fixture game's compiled MoveEngine, the turn kernel's functions compiled against it);
+    the test is skipped without numba.
+    """
+    pytest.importorskip("numba")
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.engine import MoveEngine
+    from lookup.crossword.engine_numba import compiled_extension
+
+    engine = MoveEngine(fixture_game(GAME), compiled=True)
+    return engine, compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)
+
+
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_a_line_word_exists_when_a_word_of_the_list_fits_it(data):
     # turn_kernel._line_word_exists on the GADDAG against the word list itself: a word of the
     # line's length with the fixed letters, a wild square's letter among its letters, and
     # each empty square's letter among its check and taken from the rack (a blank: any).
-    pytest.importorskip("numba")
+    engine, kernel = compiled_turn_kernel()
     import numpy as np
 
-    from lookup.crossword import turn_kernel
-    from lookup.crossword.engine import MoveEngine
     from lookup.crossword.engine_kernel import P_ALL_LETTERS, P_ROOT
-    from lookup.crossword.engine_numba import compiled_extension
 
-    cw = fixture_game(GAME)
-    engine = MoveEngine(cw, compiled=True)
     params, arcs, node_mask = engine.kernel_constants[:3]
-    exists = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
-        "_line_word_exists"]
+    exists = kernel["_line_word_exists"]
     alphabet = engine.lexicon.tables.alphabet
     words = [w for w in fixture_words(rules(GAME).lexicon) if 2 <= len(w) <= 7]
     letters = range(1, len(alphabet) + 1)
@@ -290,20 +297,15 @@ def test_the_covering_search_turns_the_positions_setup_into_the_boards(data):
     # turn_kernel.setup turns the position's setup arrays by the tiles laid (a cluster's, on
     # any squares, blanks too) instead of setting up the board with them: the same cells,
     # cross-checks, cross sums and anchors as engine_kernel.setup of that board.
-    pytest.importorskip("numba")
+    engine, kernel = compiled_turn_kernel()
     import numpy as np
 
-    from lookup.crossword import turn_kernel
     from lookup.crossword.board import BLANK
-    from lookup.crossword.engine import MoveEngine
-    from lookup.crossword.engine_numba import compiled_extension
 
-    cw = fixture_game(GAME)
-    engine = MoveEngine(cw, compiled=True)
+    cw = engine.cw
     params, arcs, node_mask, values, _letter_mult, _word_mult, order = engine.kernel_constants
     n2 = cw.rules.layout.size ** 2
     flagged = np.concatenate((params, np.ones(2 * n2, dtype=np.int64)))
-    kernel = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)
     position = data.draw(st.sampled_from(selfplay_positions(GAME)))
     cells = np.array(engine.lexicon.cells(cw.parse_board(position["board"])), dtype=np.int64)
     empty = [square for square in range(n2) if not cells[square]]
@@ -345,18 +347,13 @@ def test_the_tables_spread_keys_that_differ_only_in_their_high_bits():
 def test_a_line_word_takes_a_rack_tile_once():
     # A word that needs a letter twice, on empty squares, from a rack that holds it once and
     # no blank: it fits only if some other word of the list does (the rack's tiles are used up).
-    pytest.importorskip("numba")
+    engine, kernel = compiled_turn_kernel()
     import numpy as np
 
-    from lookup.crossword import turn_kernel
-    from lookup.crossword.engine import MoveEngine
     from lookup.crossword.engine_kernel import P_ALL_LETTERS, P_ROOT
-    from lookup.crossword.engine_numba import compiled_extension
 
-    engine = MoveEngine(fixture_game(GAME), compiled=True)
     params, arcs, node_mask = engine.kernel_constants[:3]
-    exists = compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)[
-        "_line_word_exists"]
+    exists = kernel["_line_word_exists"]
     alphabet = engine.lexicon.tables.alphabet
     words = [w for w in fixture_words(rules(GAME).lexicon) if 2 <= len(w) <= 7]
     repeated = [w for w in words if len(set(w)) < len(w)][:100]
