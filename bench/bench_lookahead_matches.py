@@ -9,8 +9,9 @@
   bots "sim" and "equity"; the sim bot's budget per move is lookup/play/match.py SIM_BUDGET, or
   SIM_SECONDS of simulation per move when set, or SIM_BUDGET's changes to it, a JSON object
   such as {"candidates": 40, "iterations": 1000}). One process; each batch of pairs is
-  appended to a checkpoint file (MATCH_CHECKPOINT) and a rerun with the same seed and budget
-  goes on from there (more SIM_PAIRS extends the match). MATCH_SHARD=i/n plays only the
+  appended to a checkpoint file (MATCH_CHECKPOINT, by default bench/checkpoints/
+  sim-match.jsonl, committed as it grows) and a rerun with the same seed and budget goes on
+  from there (more SIM_PAIRS extends the match). MATCH_SHARD=i/n plays only the
   batches whose number is i modulo n, so n processes (one per core) can share one checkpoint
   file; the CPU seconds recorded stay those of one core. Goal: at least 60 % wins (macondo's
   simulating bot: 63.4 % of 2,126 games against its leave bot, +16.3 points per game).
@@ -24,8 +25,9 @@
   spread the solver gains over greedy end play (the side to move plays the game out with the
   solver at each of its turns, then greedily, the opponent greedy both times). Goal: 95 %
   solved within 10 s. Each endgame's result is appended to a checkpoint file
-  (EXACT_CHECKPOINT, one JSON line each) and a rerun goes on from there. EXACT_BASELINE names
-  an older solver's checkpoint (its commit in the name, as wordpack-exact-endgames-<commit>.jsonl):
+  (EXACT_CHECKPOINT, by default bench/checkpoints/exact-endgames.jsonl, one JSON line each)
+  and a rerun goes on from there. EXACT_BASELINE names
+  an older solver's checkpoint (its commit in the name, as exact-endgames-<commit>.jsonl):
   the rows then give its figures on the same endgames as their baselines.
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
@@ -37,7 +39,6 @@ import json
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -53,15 +54,16 @@ SIM_BUDGET = json.loads(os.environ.get("SIM_BUDGET", "{}"))
 SHARD, SHARDS = (int(part) for part in os.environ.get("MATCH_SHARD", "0/1").split("/"))
 OTHER_GAMES = ("wordfeud-en", "wordfeud-nl", "erudit-ru")
 OTHER_PAIRS = int(os.environ.get("OTHER_SIM_PAIRS", "300"))
-MATCH_CHECKPOINT = Path(os.environ.get(
-    "MATCH_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-sim-match.jsonl"))
+# The checkpoints are committed as they grow (bench/checkpoints/): a match of many CPU hours
+# outlives the machine that started it.
+CHECKPOINTS = Path(__file__).parent / "checkpoints"
+MATCH_CHECKPOINT = Path(os.environ.get("MATCH_CHECKPOINT", CHECKPOINTS / "sim-match.jsonl"))
 EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
 # RECORDED_ONLY=1: the rows of what the checkpoints hold, playing and solving nothing more
 # (a long part stopped early, to go on later).
 RECORDED_ONLY = os.environ.get("RECORDED_ONLY") == "1"
 EXACT_SECONDS = 10.0
-EXACT_CHECKPOINT = Path(os.environ.get(
-    "EXACT_CHECKPOINT", Path(tempfile.gettempdir()) / "wordpack-exact-endgames.jsonl"))
+EXACT_CHECKPOINT = Path(os.environ.get("EXACT_CHECKPOINT", CHECKPOINTS / "exact-endgames.jsonl"))
 EXACT_BASELINE = os.environ.get("EXACT_BASELINE")
 
 
@@ -109,6 +111,7 @@ def exact_endgame_rows(engine) -> list[dict]:
     if EXACT_CHECKPOINT.exists():
         done = [json.loads(line) for line in EXACT_CHECKPOINT.read_text().splitlines() if line]
     positions = [] if RECORDED_ONLY else bag_empty_positions(engine, EXACT_ENDGAMES)
+    EXACT_CHECKPOINT.parent.mkdir(parents=True, exist_ok=True)
     with EXACT_CHECKPOINT.open("a") as checkpoint:
         for index in range(len(done), len(positions)):
             board, rack, other = positions[index]
@@ -245,6 +248,7 @@ def checkpointed_match(game: str, pairs: int, seed: int, sim_budget: dict, path:
         total.merge(MatchResult(**entry["result"]))
         seconds += entry["seconds"]
     first = seed * PAIR_STRIDE
+    path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("a") as checkpoint:
         for start in range(0, 0 if RECORDED_ONLY else pairs, batch):
             if start in done or start // batch % SHARDS != SHARD:
@@ -279,7 +283,7 @@ def match_row(game: str, result, seconds: float, pairs: int, seed: int, budget: 
                f"{100 * high:.1f} %, mean spread {result.mean_spread():+.1f}; budget per move: "
                + ", ".join(f"{k} {v}" for k, v in budget.items())
                + f"; {seconds / max(result.turns[0], 1):.2f} s CPU per sim-bot move (the "
-               "equity bot's moves included), one process")
+               "equity bot's moves included; each batch's CPU on the core that played it)")
 
 
 def sim_match_rows() -> list[dict]:
