@@ -5,7 +5,8 @@ scrabble-en, compiled engine:
   same dealing), 10 candidates, 2 plies, on the midgame positions of bench_crossword.py, with
   the lines played by the compiled kernel (lookup/crossword/sim_kernel.py) sharing their
   replies' searches against the same kernel searching each reply alone (the baseline, same
-  run, same rows), and the Python lines around the compiled best-play search.
+  run, same rows; each the median of SIM_ROUNDS rounds), and the Python lines around the
+  compiled best-play search.
   macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go). The same with every line
   played to the end of the game (plies=None, what the sim bot does once at most 14 tiles are
   unseen) from greedy self-play positions with 7 tiles in the bag, shared and alone.
@@ -22,6 +23,7 @@ bench_lookahead_matches.py (`make bench-matches`).
 Times are CPU seconds of the process (time.process_time).
 """
 
+import os
 import statistics
 import time
 from functools import partial
@@ -33,6 +35,7 @@ from common import timed
 GAME = "scrabble-en"
 SIM_POSITIONS = 10
 SIM_ITERATIONS = 20
+SIM_ROUNDS = 9
 TO_END_POSITIONS = 10
 TO_END_BAG = 7
 DEPTHS = (4, 6, 8)
@@ -50,18 +53,32 @@ def sim_rows(cw, engine) -> list[dict]:
     ways = {"shared": {"share": True}, "alone": {"share": False}, "python": {"kernel": False}}
     for options in ways.values():
         simulate(engine, *cases[0], iterations=1, **options)  # compiles the kernel
-    seconds = dict.fromkeys(ways, 0.0)
-    for board, rack in cases:
-        for way, options in ways.items():
-            spent, _rows = timed(simulate, engine, board, rack, candidates=10, plies=2,
-                                 iterations=SIM_ITERATIONS, **options)
-            seconds[way] += spent
-    iterations = SIM_ITERATIONS * len(cases)
-    rate = {way: iterations / spent for way, spent in seconds.items()}
+    # The kernel's ways are timed SIM_ROUNDS times (a round takes a fraction of a second, so
+    # one is at the mercy of the machine's other jobs) and each rate is the median round's;
+    # the Python lines once.
+    rounds = {way: [] for way in ways}
+    load = os.getloadavg()[0]
+    for round_number in range(SIM_ROUNDS):
+        seconds = dict.fromkeys(ways, 0.0)
+        for board, rack in cases:
+            for way, options in ways.items():
+                if way == "python" and round_number:
+                    continue
+                spent, _rows = timed(simulate, engine, board, rack, candidates=10, plies=2,
+                                     iterations=SIM_ITERATIONS, **options)
+                seconds[way] += spent
+        for way, spent in seconds.items():
+            if spent:
+                rounds[way].append(SIM_ITERATIONS * len(cases) / spent)
+    rate = {way: statistics.median(rates) for way, rates in rounds.items()}
     rows = [row("simulation, 10 candidates, 2 plies", rate["shared"],
                 "iterations/s", "kernel lines searching alone", rate["alone"],
                 note=f"{len(cases)} midgame positions x {SIM_ITERATIONS} iterations (no pruning "
-                "before 30), one core; the kernel's lines share their replies' searches "
+                f"before 30), one core, the median of {SIM_ROUNDS} rounds (shared "
+                + "/".join(f"{r:.0f}" for r in rounds["shared"]) + ", alone "
+                + "/".join(f"{r:.0f}" for r in rounds["alone"])
+                + f"; load average {load:.1f} at the start, other jobs on the machine "
+                "included); the kernel's lines share their replies' searches "
                 "(sim_kernel.shared_replies: one search of the board before the candidates "
                 "for every line, then a covering search of each line's zone, ~half a full "
                 "search); searching alone, each reply is a full best-play search, 20 per "
