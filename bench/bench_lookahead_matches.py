@@ -26,9 +26,9 @@
   solver at each of its turns, then greedily, the opponent greedy both times). Goal: 95 %
   solved within 10 s. Each endgame's result is appended to a checkpoint file
   (EXACT_CHECKPOINT, by default bench/checkpoints/exact-endgames.jsonl, one JSON line each)
-  and a rerun goes on from there. EXACT_BASELINE names
-  an older solver's checkpoint (its commit in the name, as exact-endgames-<commit>.jsonl):
-  the rows then give its figures on the same endgames as their baselines.
+  and a rerun goes on from there. EXACT_BASELINE names an older solver's checkpoint (its
+  commit in the name, as exact-endgames-<commit>.jsonl): the rows then give its figures on the
+  same endgames as their baselines.
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
 each part has its own area (the other games' matches "lookahead-games"), so a skipped part

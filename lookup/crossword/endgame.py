@@ -499,8 +499,8 @@ class _Workspace:
     2^21 and 2^23 (94.9 and 100.1 M nodes in two runs; 2^21 lists alone 89.2 M, 2^24 moves
     alone 82.4 M, 2^21 and 2^24 99.9 M for twice the arena's memory; a table of 2^22 slots was
     slower; keeping lists up to 15/16 of the arena instead of 3/4 changed nothing; CPU
-    seconds, two runs at a time on 2 cores); 7 of them solved before, 7 and 8 now (one at 9.9
-    s), the slowest of the 7 in 7.5 s instead of 11.4 (its line read back included).
+    seconds, two runs at a time on 2 cores); 7 of them solved before, 7 and 8 now (one at
+    9.9 s), the slowest of the 7 in 7.5 s instead of 11.4 (its line read back included).
     """
 
     BITS = (20, 21, 23)  # compiled: log2 of the table's slots, the cache's, the arena's moves
