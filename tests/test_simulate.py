@@ -229,28 +229,21 @@ def test_the_bingo_table_holds_every_full_racks_words(compiled, game):
     # rack's letters with BINGO_WORD when it is a word, bit t when it and letter t make one.
     from crossword_support import fixture_words, rules
     from lookup.crossword.engine_kernel import BINGO_WORD
-    from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
     engine = MoveEngine(fixture_game(game), compiled=compiled)
     alphabet = engine.lexicon.tables.alphabet
     size = engine.cw.rules.rack_size
 
-    def key(codes):
-        value = EMPTY_LEAVE
-        for code in sorted(codes):
-            value = value * LEAVE_DIGIT + code
-        return value
-
     expected = {}
     for word in fixture_words(rules(game).lexicon):
         codes = [alphabet.index(letter) + 1 for letter in word]
         if len(codes) == size:
-            expected[key(codes)] = expected.get(key(codes), 0) | BINGO_WORD
+            expected[key_of_codes(codes)] = expected.get(key_of_codes(codes), 0) | BINGO_WORD
         elif len(codes) == size + 1:
             for t in set(codes):
                 rest = list(codes)
                 rest.remove(t)
-                expected[key(rest)] = expected.get(key(rest), 0) | 1 << t
+                expected[key_of_codes(rest)] = expected.get(key_of_codes(rest), 0) | 1 << t
     slots, masks = bingo_table(engine)
     got = {int(k): int(m) for k, m in zip(slots, masks, strict=True) if k}
     assert expected and got == expected
@@ -271,7 +264,6 @@ def test_a_racks_tables_hold_its_bingo_mask(compiled, game, seed, tiles, word_ba
     from lookup.crossword import sim_kernel
     from lookup.crossword.engine_kernel import BINGO_WORD, bingo_key, leave_slot
     from lookup.crossword.simulate import _kernel
-    from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
     engine = MoveEngine(fixture_game(game), compiled=compiled)
     alphabet = engine.lexicon.tables.alphabet
@@ -283,12 +275,6 @@ def test_a_racks_tables_hold_its_bingo_mask(compiled, game, seed, tiles, word_ba
         rng.choice(alphabet) for _ in range(tiles))
     rack_codes = sorted(alphabet.index(letter) + 1 for letter in rng.sample(letters, tiles))
 
-    def key(codes):
-        value = EMPTY_LEAVE
-        for code in sorted(codes):
-            value = value * LEAVE_DIGIT + code
-        return value
-
     def mask(codes):
         found = BINGO_WORD if "".join(sorted(alphabet[c - 1] for c in codes)) in words else 0
         for t, letter in enumerate(alphabet, start=1):
@@ -296,7 +282,7 @@ def test_a_racks_tables_hold_its_bingo_mask(compiled, game, seed, tiles, word_ba
                 found |= 1 << t
         return found
 
-    wanted = bingo_key(key(rack_codes))
+    wanted = bingo_key(key_of_codes(rack_codes))
 
     def ints(values):
         return np.asarray(values, dtype=np.int64) if compiled else [int(v) for v in values]
@@ -355,7 +341,6 @@ def test_a_racks_table_holds_the_game_tables_value_of_every_leave(compiled, rack
     from lookup.crossword import sim_kernel
     from lookup.crossword.engine_kernel import bingo_key
     from lookup.crossword.simulate import _kernel
-    from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
     (keys, table, *bingos), game_values = _engine_with_its_leave_table(compiled)
 
@@ -364,12 +349,6 @@ def test_a_racks_table_holds_the_game_tables_value_of_every_leave(compiled, rack
 
     def floats(n):
         return np.zeros(n, dtype=np.float64) if compiled else [0.0] * n
-
-    def key(codes):
-        value = EMPTY_LEAVE
-        for code in sorted(codes):
-            value = value * LEAVE_DIGIT + code
-        return value
 
     codes = sim_kernel.CODES
     memo_keys, memo_values = ints([0] * 16), floats(16)
@@ -381,13 +360,13 @@ def test_a_racks_table_holds_the_game_tables_value_of_every_leave(compiled, rack
         expected = {}
         for size in range(1, len(rack_codes)):
             for kept in combinations(sorted(rack_codes), size):
-                expected[key(kept)] = game_values.get(key(kept), 0.0)
+                expected[key_of_codes(kept)] = game_values.get(key_of_codes(kept), 0.0)
         slots, values = ints([0] * 256), floats(256)
         bound = kernel["fill_rack_table"](keys, table, ints(rack), slots, values,
                                           ints([0] * codes), ints([0] * codes),
                                           ints([0] * codes), memo_keys, memo_values, *bingos)
         got = {int(k): float(v) for k, v in zip(slots, values) if k}
-        got.pop(bingo_key(key(rack_codes)), None)
+        got.pop(bingo_key(key_of_codes(rack_codes)), None)
         assert got == expected
         assert bound == max([0.0, *expected.values()])
 
