@@ -154,16 +154,15 @@ def setup(params, arcs, node_mask, values, order, prepared, ocells, checks, cros
 
 
 def position_setup(params, arcs, node_mask, values, order, cells):
-    """engine_kernel.setup's arrays of the position `cells` (ocells, checks, cross, anchor),
-    which covering_search's boards are turned from (`setup`).
+    """engine_kernel.setup's arrays of the position `cells` as the rows of one array (ocells,
+    checks, cross, anchor), which covering_search's boards are turned from (`setup`).
+    ClusterSearch makes them once per position, for every lay_batch and join_choices call.
     """
     n2 = params[P_SIZE] * params[P_SIZE]
-    ocells = int_array(2 * n2)
-    checks = int_array(2 * n2)
-    cross = int_array(2 * n2)
-    anchor = int_array(2 * n2)
-    board_setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
-    return ocells, checks, cross, anchor
+    position = np.zeros((4, 2 * n2), np.int64)
+    board_setup(params, arcs, node_mask, values, order, cells, position[0], position[1],
+                position[2], position[3])
+    return position
 
 
 # The copy's code names this file, so that numba's cache of it (kept per source file, checked
@@ -541,18 +540,19 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, position, lai
     return False
 
 
-def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, groups,
-                 first_group, last_group, used, join_start, joins, variant_start, variants,
-                 tile_start, tiles, scores, tile_count, full, left_of, threshold, extra, tried,
-                 tried_count, look_first, no_keys, no_values, out, best_equity, found,
-                 found_count):
+def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
+                 position, groups, first_group, last_group, used, join_start, joins,
+                 variant_start, variants, tile_start, tiles, scores, tile_count, full, left_of,
+                 threshold, extra, tried, tried_count, look_first, no_keys, no_values, out,
+                 best_equity, found, found_count):
     """ClusterSearch's choices of the groups first_group..last_group-1 of `groups` (join_groups
-    rows) that a part can join, as rows of `found` (FOUND_FIELDS): for each group in order,
-    each choice of one cluster of every member class (the last member's varying fastest) not
-    in the table `tried` (added now), kept when one of the plays a join would lay covers a
-    join square of every member (joins_reaching). With `look_first`, a group of several
-    choices not tried is first looked at as a whole (_join_may_reach): most have no choice
-    that reaches, and one look rules all of theirs out (the same rows).
+    rows) on the position `cells` (`position`: its position_setup) that a part can join, as
+    rows of `found` (FOUND_FIELDS): for each group in order, each choice of one cluster of
+    every member class (the last member's varying fastest) not in the table `tried` (added
+    now), kept when one of the plays a join would lay covers a join square of every member
+    (joins_reaching). With `look_first`, a group of several choices not tried is first looked
+    at as a whole (_join_may_reach): most have no choice that reaches, and one look rules all
+    of theirs out (the same rows).
 
     Class c uses sub-multiset used[c], has the join squares joins[join_start[c]:join_start[c +
     1]] and the clusters variants[variant_start[c]:variant_start[c + 1]] (indexes of the
@@ -569,7 +569,6 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
     """
     size = params[P_SIZE]
     n2 = size * size
-    position = position_setup(params, arcs, node_mask, values, order, cells)
     board = cells.copy()
     fresh = int_array(n2)
     common = int_array(n2)
@@ -1022,12 +1021,13 @@ def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_one)
             and score + max(one_tile, apart) + bingo + leave[0] < threshold)
 
 
-def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, requests,
-              request_start, first, last, before_used, before_score, strides, left_of,
+def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, position,
+              requests, request_start, first, last, before_used, before_score, strides, left_of,
               no_keys, no_values, out, best_equity, laid, ranked, seen, seen_count, full,
               tile_count, threshold, bingo, leave, best_one, made, made_laid, made_records,
               made_count, needed):
-    """The clusters ClusterSearch makes of the parts of requests first..last-1: request r is
+    """The clusters ClusterSearch makes on the position `cells` (`position`: its
+    position_setup) of the parts of requests first..last-1: request r is
     requests[request_start[r]:request_start[r + 1]] (_lay_request's array), its tiles before
     the part use sub-multiset before_used[r] and score before_score[r], and the part the
     tiles left_of[before_used[r]] (the rack left after each sub-multiset, counts by code).
@@ -1046,7 +1046,6 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     """
     size = params[P_SIZE]
     width = RECORD_FIELDS + size
-    position = position_setup(params, arcs, node_mask, values, order, cells)
     for r in range(first, last):
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,

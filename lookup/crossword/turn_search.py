@@ -1604,8 +1604,16 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
                  np.zeros((1024, turn_kernel.LAID_FIELDS), dtype=np.int64),
                  np.zeros((1024, width), dtype=np.int64)]
     table_grow = kernel["table_grow"]
-    # The position's cells as an array, converted again only for another position's list.
-    position = [None, None]
+    # The position's cells as an array and its setup (turn_kernel.position_setup), made again
+    # only for another position's list.
+    position = [None, None, None]
+    position_setup = kernel["position_setup"]
+
+    def set_position(cells):
+        if position[0] is not cells:
+            array = np.array(cells, dtype=np.int64)
+            position[:] = cells, array, position_setup(with_flags, *constants[:3], constants[5],
+                                                       array)
 
     def empty_table(rows, fields):
         # (A free row needs TABLE_EMPTY first only.)
@@ -1624,8 +1632,7 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
         return [empty_table(1 << 14, turn_kernel.SEEN_FIELDS), np.zeros(1, dtype=np.int64)]
 
     def lay(cells, requests, starts, before_used, before_score, strides, left_of, seen, bounds):
-        if position[0] is not cells:
-            position[:] = cells, np.array(cells, dtype=np.int64)
+        set_position(cells)
         requests = np.array(requests, dtype=np.int64)
         starts = np.array(starts, dtype=np.int64)
         before_used = np.array(before_used, dtype=np.int64)
@@ -1636,10 +1643,10 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
         first, last = 0, len(starts) - 1
         while first < last:
             made_count[0] = 0
-            first = lay_kernel(with_flags, *constants, position[1], requests, starts, first, last,
-                               before_used, before_score, strides, left_of, no_keys, no_values,
-                               room[0], equity, laid_room[0], ranked_room[0], *seen, *bounds,
-                               *made_room, made_count, needed)
+            first = lay_kernel(with_flags, *constants, position[1], position[2], requests,
+                               starts, first, last, before_used, before_score, strides, left_of,
+                               no_keys, no_values, room[0], equity, laid_room[0],
+                               ranked_room[0], *seen, *bounds, *made_room, made_count, needed)
             done = made_count[0]
             pieces.append([table[:done] for table in made_room])
             if first < last:
@@ -1669,17 +1676,17 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
         return [empty_table(1 << 14, turn_kernel.TRIED_WORDS), np.zeros(1, dtype=np.int64)]
 
     def join_choices(cells, groups, first, last, request, threshold, extra, tried):
-        if position[0] is not cells:
-            position[:] = cells, np.array(cells, dtype=np.int64)
+        set_position(cells)
         _used, _join_start, _joins, variant_start, *_rest = request
         found_count = np.zeros(1, dtype=np.int64)
         rows = []
         while first < last:
             found_count[0] = 0
-            first = join_choices_kernel(with_flags, *constants, position[1], groups, first, last,
-                                        *request, float(threshold), float(extra), *tried,
-                                        int(look_first), no_keys, no_values, reaching_room,
-                                        equity, found_room[0], found_count)
+            first = join_choices_kernel(with_flags, *constants, position[1], position[2],
+                                        groups, first, last, *request, float(threshold),
+                                        float(extra), *tried, int(look_first), no_keys,
+                                        no_values, reaching_room, equity, found_room[0],
+                                        found_count)
             rows += found_room[0][:found_count[0]].tolist()
             if first < last:
                 # Room for group `first`'s choices, then on from it.
@@ -1698,8 +1705,7 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
     groups_room = [np.zeros((1024, GROUP_FIELDS), dtype=np.int64)]
 
     def groups(cells, *lists):
-        if position[0] is not cells:
-            position[:] = cells, np.array(cells, dtype=np.int64)
+        set_position(cells)
         while True:
             rows = groups_room[0]
             count = groups_kernel(n, position[1], *lists, rows)
