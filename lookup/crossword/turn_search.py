@@ -1609,12 +1609,13 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
     # only for another position's list.
     position = [None, None, None]
     position_setup = kernel["position_setup"]
+    arcs, node_mask, values, _letter_mult, _word_mult, order = constants
 
     def set_position(cells):
         if position[0] is not cells:
             array = np.array(cells, dtype=np.int64)
-            position[:] = cells, array, position_setup(with_flags, *constants[:3], constants[5],
-                                                       array)
+            position[:] = cells, array, position_setup(with_flags, arcs, node_mask, values,
+                                                       order, array)
 
     def empty_table(rows, fields):
         # (A free row needs TABLE_EMPTY first only.)
