@@ -26,8 +26,9 @@ load average of 3-5) median 13.7 ms / 150 ms / 1.47 s and p95 58 ms / 1.51 s / 1
 commit c2cd00a (clusters laid and joins listed in Python, the covering search compiled)
 median 15.3 ms / 119 ms / 1.30 s and p95 57 ms / 1.29 s / 8.5 s (BEFORE, in the notes). Since,
 the turn kernel lays the parts, lists the join groups and screens their choices, and the
-search makes no cluster that leaves at most one tile and cannot reach the best turns found
-(ClusterSearch._below): "clusters listed" counts the clusters made.
+search makes no cluster that leaves at most one tile (two since the commit after 11740eb) and
+cannot reach the best turns found (turn_kernel._below, _two_left_below): "clusters listed"
+counts the clusters made.
 """
 
 import os

@@ -8,6 +8,7 @@ import gc
 import math
 import random
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
@@ -22,6 +23,7 @@ from crossword_support import (
     rules,
     selfplay_positions,
 )
+from lookup.crossword.board import run_bounds
 from lookup.crossword.game import CrosswordGame
 from lookup.crossword.turn import played_set
 from lookup.crossword.turn_search import ClusterSearch, covering_step
@@ -163,7 +165,7 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
                                                                     repeats, top):
     # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_batch),
     # lists the join groups and their choices there and leaves out the clusters that cannot
-    # reach the best `top` (turn_kernel._below); the other does it all in Python
+    # reach the best `top` (turn_kernel._below, _two_left_below); the other does it all in Python
     # (ClusterSearch._add, _grow): the same turns, parts and scores, with the board's words
     # forbidden (word keys in both) or not.
     pytest.importorskip("numba")
@@ -175,6 +177,95 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
         found.append([(move.notation(), move.score) for move in
                       ClusterSearch(search, covering_step(cw, compiled)).best(top)])
     assert found[0] == found[1]
+
+
+def new_tiles_score(cells: list, new: dict, size: int, values, letter_mult, word_mult) -> int:
+    """The score of the tiles `new` ({square: code}) laid on `cells`, validity aside: every run
+    of two tiles or more through one of them, the premiums of their squares counted."""
+    board = list(cells)
+    for square, code in new.items():
+        board[square] = code
+    total = 0
+    for step in (1, size):
+        firsts = set()
+        for square in new:
+            first, last = run_bounds(board, size, square, step)
+            if first == last or first in firsts:
+                continue
+            firsts.add(first)
+            word, multiplier = 0, 1
+            for index in range(first, last + 1, step):
+                if index in new:
+                    word += values[board[index]] * letter_mult[index]
+                    multiplier *= word_mult[index]
+                else:
+                    word += values[board[index]]
+            total += word * multiplier
+    return total
+
+
+def zone_of(cells: list, new: dict, size: int) -> set:
+    """The first empty square from each tile of `new` (laid on `cells`) in each direction."""
+    board = list(cells)
+    for square, code in new.items():
+        board[square] = code
+    zone = set()
+    for square in new:
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0)):
+            r, c = square // size + dr, square % size + dc
+            while 0 <= r < size and 0 <= c < size and board[r * size + c]:
+                r, c = r + dr, c + dc
+            if 0 <= r < size and 0 <= c < size:
+                zone.add(r * size + c)
+    return zone
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 199), size=st.integers(3, 5), blanks=st.integers(0, 2))
+def test_the_two_tiles_bound_is_the_best_pair_of_squares_of_the_zones(number, size, blanks):
+    # turn_kernel._two_left_below leaves out a cluster with two tiles left when even what
+    # they can add cannot bring a turn that holds it to the best `top`; when both join the
+    # cluster, that is _two_tiles_gain: the best, validity aside, over one tile on a square of
+    # the cluster's zone and the other on a square of the zone then. Here against every such
+    # pair scored afresh, on clusters of real positions.
+    from lookup.crossword import turn_kernel
+    from lookup.crossword.board import BLANK
+
+    cw, board, rack = drawn_position(number, size, blanks)
+    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(rack, board), None),
+                           covering_step(cw, False))
+    search.best(10 ** 6)
+    s = search.search
+    n = s.size
+    scored = functools.partial(new_tiles_score, s.cells, size=n, values=s.values,
+                               letter_mult=s.letter_mult, word_mult=s.word_mult)
+    two_left = [k for k in search.seen.values() if search.tile_count[search.full - k.used] == 2]
+    assume(two_left)
+    for k in random.Random(number).sample(two_left, min(3, len(two_left))):
+        tiles = dict(k.tiles)
+        assert scored(tiles) == k.score
+        codes = [code or BLANK | 1 for code in search.kept(search.full - k.used)]
+        best = -(1 << 40)
+        for first in zone_of(s.cells, tiles, n):
+            for t in range(2):
+                laid = {**tiles, first: codes[t]}
+                for second in zone_of(s.cells, laid, n):
+                    if second != first:
+                        best = max(best, scored({**laid, second: codes[1 - t]}) - k.score)
+        cells = np.array(s.cells, dtype=np.int64)
+        fresh = np.zeros(len(cells), dtype=np.int64)
+        for square, code in k.tiles:
+            cells[square] = code
+            fresh[square] = 1
+        placed = np.zeros(len(cells), dtype=np.int64)
+        squares = np.array(k.zone_squares, dtype=np.int64)
+        gains = np.array([[turn_kernel._square_gain(cells, fresh, placed, q, n, s.values,
+                                                    s.letter_mult, s.word_mult, s.values[code])
+                           for q in squares] for code in codes], dtype=np.int64)
+        assert turn_kernel._two_tiles_gain(
+            cells, fresh, placed, squares, 0, len(squares), n, s.values, s.letter_mult,
+            s.word_mult, np.array(codes, dtype=np.int64), gains, math.inf) == best
+        assert set(squares.tolist()) == zone_of(s.cells, tiles, n)
 
 
 def join_rows(cw, board, rack: str, top: int, look_first: bool) -> tuple:

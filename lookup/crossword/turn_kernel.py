@@ -711,6 +711,30 @@ def join_choices(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return last_group
 
 
+def _first_empty(board, size, square, direction):
+    """The first empty square from `square` going right, left, down or up (direction 0-3),
+    past the tiles on the way; -1 past the board's edge.
+    """
+    dr = 0
+    dc = 0
+    if direction == 0:
+        dc = 1
+    elif direction == 1:
+        dc = -1
+    elif direction == 2:
+        dr = 1
+    else:
+        dr = -1
+    r = square // size + dr
+    c = square % size + dc
+    while 0 <= r < size and 0 <= c < size and board[r * size + c]:
+        r += dr
+        c += dc
+    if 0 <= r < size and 0 <= c < size:
+        return r * size + c
+    return -1
+
+
 def _word_into(laid, p, at, board, first, last, step):
     """Write the word of the run first..last (step) on `board` as a key at laid[p, at:]."""
     length = (last - first) // step + 1
@@ -815,26 +839,9 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
             zone[i] = zone_before[i] and not placed[i]
         for t in range(tiles):
             square = laid[p, L_SQUARES + t]
-            row = square // size
-            col = square % size
             for direction in range(4):
-                dr = 0
-                dc = 0
-                if direction == 0:
-                    dc = 1
-                elif direction == 1:
-                    dc = -1
-                elif direction == 2:
-                    dr = 1
-                else:
-                    dr = -1
-                r = row + dr
-                c = col + dc
-                while 0 <= r < size and 0 <= c < size and board[r * size + c]:
-                    r += dr
-                    c += dc
-                if 0 <= r < size and 0 <= c < size:
-                    other = r * size + c
+                other = _first_empty(board, size, square, direction)
+                if other >= 0:
                     zone[other] = 1
                     laid[p, L_NEW_ZONE + other // ZONE_BITS] |= 1 << (other % ZONE_BITS)
         zone_listed = 0
@@ -942,7 +949,7 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
 
 def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                  position, request, rack, strides, no_keys, no_values, out, best_equity, laid,
-                 ranked):
+                 ranked, board, fresh):
     """lay_covering on the position `cells` (position_setup's arrays: `position`) with the
     tiles `rack` (counts by code) and what ClusterSearch asks in one array (`request`, each list
     after its length): whether one list of squares follows (REQUEST_ONE_LIST: flagged across
@@ -950,7 +957,9 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
     those flagged across, those flagged down, the zone before), the members (each its
     squares), and the tiles before the part as (square, code) pairs.
 
-    Returns lay_covering's count (the flags set here are cleared before it returns).
+    `board` and `fresh` (room, n2 each) are left holding the board with the tiles before the
+    part and their flags. Returns lay_covering's count (the flags set here are cleared before
+    it returns).
     """
     size = params[P_SIZE]
     n2 = size * size
@@ -973,8 +982,8 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
             members[m, request[at + 1 + i]] = 1
         at += 1 + request[at]
     tiles = request[at]
-    board = cells.copy()
-    fresh = np.zeros(n2, np.int64)
+    board[:] = cells
+    fresh[:] = 0
     zone_before = np.zeros(n2, np.int64)
     base_tiles = np.zeros(tiles, np.int64)
     squares = int_array(tiles)
@@ -1005,26 +1014,75 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return count
 
 
-def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_one):
+def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_single):
     """Whether every turn that holds a cluster of `score` using sub-multiset `used`, with
     `left` (0 or 1) tiles left, is worth less than `threshold`: the cluster is then the whole
     turn, or it with its tile kept, or that tile on one more square (at most `one_tile` more,
     ClusterSearch._gain_bound) or as a one-tile play apart (its words hold none of the
-    cluster's: at most best_one[the tile's sub-multiset], the best single play of it).
+    cluster's: at most best_single[the tile's sub-multiset], the best single play of it).
     leave[m]: what keeping sub-multiset m is worth; `bingo` the bonus for using the whole rack.
     """
     if not left:
         return score + bingo + leave[0] < threshold
     kept = full - used
-    apart = best_one[kept]
+    apart = best_single[kept]
     return (score + leave[kept] < threshold
             and score + max(one_tile, apart) + bingo + leave[0] < threshold)
+
+
+def _two_left_below(score, used, full, threshold, bingo, leave, best_single, strides,
+                    rack_left, board, fresh, placed, squares, start, stop, size, values,
+                    letter_mult, word_mult, codes, gains):
+    """_below for a cluster with two tiles left (rack_left: counts by code), its new tiles
+    flagged in `fresh` or `placed` on `board`, its zone squares[start:stop]. A turn that holds
+    it adds at most the two tiles, each kept, on a square of the zone (_square_gain) or in a
+    single play apart (best_single of its sub-multiset; both apart: one single play of the
+    two or one of each), or both on the zone one after the other (_two_tiles_gain). A tile's
+    gain on a square counts its value, not its letter: a blank's any letter, worth 0.
+    `codes` (2) and `gains` (2 x ZONE_LIMIT): room.
+    """
+    kept = full - used
+    if score + leave[kept] >= threshold:
+        return False
+    tiles = 0
+    for code in range(len(rack_left)):
+        for _ in range(rack_left[code]):
+            codes[tiles] = code
+            tiles += 1
+    a = strides[codes[0]]
+    b = strides[codes[1]]
+    for t in range(2):
+        if not codes[t]:
+            codes[t] = BLANK | 1
+    end = score + bingo + leave[0]
+    if end + max(best_single[kept], best_single[a] + best_single[b]) >= threshold:
+        return False
+    most_a = 0
+    most_b = 0
+    same = values[codes[0]] == values[codes[1]]
+    for z in range(stop - start):
+        gain = _square_gain(board, fresh, placed, squares[start + z], size, values, letter_mult,
+                            word_mult, values[codes[0]])
+        gains[0, z] = gain
+        most_a = max(most_a, gain)
+        if not same:
+            gain = _square_gain(board, fresh, placed, squares[start + z], size, values,
+                                letter_mult, word_mult, values[codes[1]])
+        gains[1, z] = gain
+        most_b = max(most_b, gain)
+    if (score + max(most_a, best_single[a]) + leave[b] >= threshold
+            or score + max(most_b, best_single[b]) + leave[a] >= threshold
+            or end + max(most_a + best_single[b], most_b + best_single[a]) >= threshold):
+        return False
+    return end + _two_tiles_gain(board, fresh, placed, squares, start, stop, size, values,
+                                 letter_mult, word_mult, codes, gains,
+                                 threshold - end) < threshold
 
 
 def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, position,
               requests, request_start, first, last, before_used, before_score, strides, left_of,
               no_keys, no_values, out, best_equity, laid, ranked, seen, seen_count, full,
-              tile_count, threshold, bingo, leave, best_one, made, made_laid, made_records,
+              tile_count, threshold, bingo, leave, best_single, made, made_laid, made_records,
               made_count, needed):
     """The clusters ClusterSearch makes on the position `cells` (`position`: its
     position_setup) of the parts of requests first..last-1: request r is
@@ -1034,9 +1092,10 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
 
     Each play kept (lay_covering's L_KEEP), in rank order, whose cluster (its key) is not in
     the table `seen` (rows: key high, key low, 1 when made; open addressing, TABLE_EMPTY free)
-    is added to it, and made unless it leaves at most one tile and _below (with `threshold`,
-    `bingo`, the leave[] table and best_one[]; not when best_one is empty) says no turn
-    holding it can count: then made[row] (B_* fields), made_laid[row] (its laid row) and
+    is added to it, and made unless it leaves at most two tiles and _below or _two_left_below
+    (with `threshold`, `bingo`, the leave[] table and best_single[], the best single play of
+    each sub-multiset; not when best_single is empty) says no turn holding it can count:
+    then made[row] (B_* fields), made_laid[row] (its laid row) and
     made_records[row] (its play's record). A play whose cluster was made before and uses the
     whole rack is listed too (B_AGAIN: the caller keeps its fewest parts).
 
@@ -1046,11 +1105,19 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     """
     size = params[P_SIZE]
     width = RECORD_FIELDS + size
+    n2 = size * size
+    # The board with a request's tiles before the part, and those flagged (_lay_request), and
+    # a part's tiles flagged: for _two_left_below.
+    board = int_array(n2)
+    fresh = np.zeros(n2, np.int64)
+    placed = np.zeros(n2, np.int64)
+    codes = int_array(2)
+    gains = np.zeros((2, ZONE_LIMIT), np.int64)
     for r in range(first, last):
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
                              cells, position, request, left_of[before_used[r]], strides,
-                             no_keys, no_values, out, best_equity, laid, ranked)
+                             no_keys, no_values, out, best_equity, laid, ranked, board, fresh)
         if (count * width > len(out) or count > laid.shape[0]
                 or made_count[0] + count > made.shape[0]
                 or 2 * (seen_count[0] + count) > seen.shape[0]):
@@ -1073,10 +1140,25 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                 seen[slot, 2] = 0
                 seen_count[0] += 1
                 left = tile_count[full - used]
-                if left < 2 and len(best_one) and _below(
-                        before_score[r] + laid[p, L_GAIN], used, left, laid[p, L_ONE_TILE],
-                        full, threshold, bingo, leave, best_one):
+                score = before_score[r] + laid[p, L_GAIN]
+                if left < 2 and len(best_single) and _below(
+                        score, used, left, laid[p, L_ONE_TILE], full, threshold, bingo, leave,
+                        best_single):
                     continue
+                if left == 2 and len(best_single):
+                    for t in range(laid[p, L_TILES]):
+                        board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
+                        placed[laid[p, L_SQUARES + t]] = 1
+                    below = _two_left_below(
+                        score, used, full, threshold, bingo, leave, best_single, strides,
+                        left_of[used], board, fresh, placed, laid[p], L_ZONE_SQUARES + 1,
+                        L_ZONE_SQUARES + 1 + laid[p, L_ZONE_SQUARES], size, values,
+                        letter_mult, word_mult, codes, gains)
+                    for t in range(laid[p, L_TILES]):
+                        board[laid[p, L_SQUARES + t]] = 0
+                        placed[laid[p, L_SQUARES + t]] = 0
+                    if below:
+                        continue
                 seen[slot, 2] = 1
             row = made_count[0]
             made[row, B_REQUEST] = r
@@ -1092,6 +1174,43 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     return last
 
 
+def _square_gain(board, fresh, placed, q, size, values, letter_mult, word_mult, value):
+    """What one more tile of `value` on the empty square `q` adds to the score of the new tiles
+    flagged in `fresh` or `placed` (on `board`), its words' validity aside: the runs across
+    and down through it, each with the premiums of its new squares, less the words of the new
+    tiles those runs swallow (ClusterSearch._gain_bound at one square).
+    """
+    gain = 0
+    for orientation in range(2):
+        step = 1 if orientation == 0 else size
+        first, last = run_bounds(board, size, q, step)
+        if first == last:
+            continue
+        word = value * letter_mult[q]
+        multiplier = word_mult[q]
+        for side in range(2):
+            part_first = first if side == 0 else q + step
+            part_last = q - step if side == 0 else last
+            part = 0
+            part_multiplier = 1
+            new_here = False
+            index = part_first
+            while index <= part_last:
+                if fresh[index] or placed[index]:
+                    part += values[board[index]] * letter_mult[index]
+                    part_multiplier *= word_mult[index]
+                    new_here = True
+                else:
+                    part += values[board[index]]
+                index += step
+            word += part
+            multiplier *= part_multiplier
+            if new_here and part_last > part_first:
+                gain -= part * part_multiplier
+        gain += word * multiplier
+    return gain
+
+
 def _one_tile_gain(board, fresh, placed, squares, start, stop, size, values, letter_mult,
                    word_mult, best_value):
     """ClusterSearch._gain_bound of the new tiles flagged in `fresh` or `placed` (on `board`)
@@ -1099,37 +1218,64 @@ def _one_tile_gain(board, fresh, placed, squares, start, stop, size, values, let
     """
     best = 0
     for z in range(start, stop):
-        q = squares[z]
-        gain = 0
-        for orientation in range(2):
-            step = 1 if orientation == 0 else size
-            first, last = run_bounds(board, size, q, step)
-            if first == last:
-                continue
-            word = best_value * letter_mult[q]
-            multiplier = word_mult[q]
-            for side in range(2):
-                part_first = first if side == 0 else q + step
-                part_last = q - step if side == 0 else last
-                part = 0
-                part_multiplier = 1
-                new_here = False
-                index = part_first
-                while (step > 0 and index <= part_last) and part_first <= part_last:
-                    if fresh[index] or placed[index]:
-                        part += values[board[index]] * letter_mult[index]
-                        part_multiplier *= word_mult[index]
-                        new_here = True
-                    else:
-                        part += values[board[index]]
-                    index += step
-                word += part
-                multiplier *= part_multiplier
-                if new_here and part_last > part_first:
-                    gain -= part * part_multiplier
-            gain += word * multiplier
+        gain = _square_gain(board, fresh, placed, squares[z], size, values, letter_mult,
+                            word_mult, best_value)
         if gain > best:
             best = gain
+    return best
+
+
+def _two_tiles_gain(board, fresh, placed, squares, start, stop, size, values, letter_mult,
+                    word_mult, codes, gains, needed):
+    """The most the two tiles `codes` (cell codes) can add to the score of the new tiles
+    flagged in `fresh` or `placed` (on `board`; their zone squares[start:stop]) when both join
+    their cluster, validity aside; or, as soon as it is known to be at least `needed`, a value
+    at least `needed`. gains[t, z - start]: _square_gain of tile t on squares[z].
+
+    One of the two covers a zone square q (the word that links the other, or the cluster,
+    to the cluster holds no empty square between them), and the other a square of the zone
+    with it laid: the zone less q, and the first empty square from q in each direction. The
+    gain is the sum of the two tiles' gains laid one after the other; the second's is its
+    gain without the first wherever no line through q holds it.
+    """
+    best = -(1 << 40)
+    zones = stop - start
+    for t in range(2):
+        if t == 1 and values[codes[0]] == values[codes[1]]:
+            break
+        other = 1 - t
+        for z in range(zones):
+            q = squares[start + z]
+            row = q // size
+            col = q % size
+            second = -(1 << 40)
+            for y in range(zones):
+                q2 = squares[start + y]
+                if q2 // size != row and q2 % size != col and gains[other, y] > second:
+                    second = gains[other, y]
+            board[q] = codes[t]
+            placed[q] = 1
+            for y in range(zones):
+                q2 = squares[start + y]
+                if q2 != q and (q2 // size == row or q2 % size == col):
+                    gain = _square_gain(board, fresh, placed, q2, size, values, letter_mult,
+                                        word_mult, values[codes[other]])
+                    if gain > second:
+                        second = gain
+            for direction in range(4):
+                beyond = _first_empty(board, size, q, direction)
+                if beyond >= 0:
+                    gain = _square_gain(board, fresh, placed, beyond, size, values, letter_mult,
+                                        word_mult, values[codes[other]])
+                    if gain > second:
+                        second = gain
+            board[q] = 0
+            placed[q] = 0
+            total = gains[t, z] + second
+            if total > best:
+                best = total
+                if best >= needed:
+                    return best
     return best
 
 
@@ -1457,9 +1603,11 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 # Compiled by engine_numba.compiled_extension, callees first.
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_search",
                          "run_bounds",
-                         "_first_square", "joins_reaching", "_word_into", "_one_tile_gain",
+                         "_first_square", "joins_reaching", "_first_empty", "_word_into",
+                         "_square_gain", "_one_tile_gain", "_two_tiles_gain",
                          "_table_slot", "table_grow", "_line_word_exists",
                          "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
-                         "lay_covering", "_lay_request", "_below", "lay_batch", "_set_bit",
+                         "lay_covering", "_lay_request", "_below", "_two_left_below",
+                         "lay_batch", "_set_bit",
                          "_has_bit", "_near_into", "_take", "_separate", "_candidates",
                          "join_groups")

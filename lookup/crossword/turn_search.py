@@ -364,9 +364,10 @@ class ClusterSearch:
     value packed so far (`threshold`; ties kept): so those clusters wait until a packing has
     set it (`_last_tiles`). Every turn those skip scores below `top` turns already found.
     On the turn kernel (the compiled cover) a cluster that is a turn alone raises the
-    threshold as soon as it is found (`_alone`), and a cluster that leaves at most one tile
+    threshold as soon as it is found (`_alone`), and a cluster that leaves at most two tiles
     is not made at all when no turn that holds it can reach the threshold
-    (turn_kernel._below).
+    (turn_kernel._below, _two_left_below: what its tiles left can add on its zone, validity
+    aside, or in single plays apart).
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
@@ -446,7 +447,7 @@ class ClusterSearch:
         # self.within as lists for the turn kernel (made when first needed).
         self._within_lists = None
         # The turn kernel's table of the clusters seen (Cover.seen_table), and what its
-        # turn_kernel._below reads (_laid_compiled).
+        # turn_kernel._below and _two_left_below read (_laid_compiled).
         self.seen_table = None
         self._bounds = None
         # self.left_of as an array, for the turn kernel (made when first needed).
@@ -455,11 +456,11 @@ class ClusterSearch:
         # [tile starts, (square, code) rows as an array] by index in _joins's `every`.
         self._every_tiles = None
         # The compiled path: the best values of clusters that are a turn alone (each a
-        # packing), which raise the threshold as they are found; and the best one-tile single
-        # play of each tile (by sub-multiset index), known once the single plays are laid.
+        # packing), which raise the threshold as they are found; and the best single play of
+        # each sub-multiset (by index), known once the single plays are laid.
         self.top = 1
         self.alone: list = []
-        self.best_one = None
+        self.best_single = None
         self.bingo = search.bingo if sum(rack) == search.rack_size else 0
 
     @property
@@ -678,8 +679,8 @@ class ClusterSearch:
     def _laid_compiled(self, requests: list) -> list:
         """_parts of each request (group, counts, across, down, extends) on the turn kernel
         (Cover.lay): the plays listed, laid and scored, and the clusters seen before or that
-        cannot count (turn_kernel._below) left out, in one call, so that only the new
-        clusters are made here.
+        cannot count (turn_kernel._below, _two_left_below) left out, in one call, so that only
+        the new clusters are made here.
         """
         s = self.search
         parents = []
@@ -721,7 +722,7 @@ class ClusterSearch:
         if self._bounds is None:
             self._bounds = [self.full, np.array(self.tile_count, dtype=np.int64), 0.0,
                             float(self.bingo), np.array(self.leave, dtype=np.float64),
-                            np.array(self.best_one or [], dtype=np.int64)]
+                            np.array(self.best_single or [], dtype=np.int64)]
         self._bounds[2] = float(self.threshold)
         if self._left_of is None:
             self._left_of = np.array(self.left_of, dtype=np.int64)
@@ -967,12 +968,11 @@ class ClusterSearch:
     def _single_plays(self) -> list:
         every = list(range(self.size * self.size))
         found = self._parts([], self.search.rack, every, every, False)
-        if self.cover.lay is not None:  # (for turn_kernel._below)
-            self.best_one = [0] * self.subsets
+        if self.cover.lay is not None:  # (for turn_kernel._below and _two_left_below)
+            self.best_single = [0] * self.subsets
             for k in found:
-                if len(k.tiles) == 1:
-                    self.best_one[k.used] = max(self.best_one[k.used], k.score)
-            self._bounds = None  # (made again with best_one)
+                self.best_single[k.used] = max(self.best_single[k.used], k.score)
+            self._bounds = None  # (made again with best_single)
         return found
 
     def _joins(self) -> int:
@@ -1518,7 +1518,7 @@ class Cover:
       after another in the list `requests`, request r from starts[r]; `strides`:
       ClusterSearch.stride_codes; `left_of`: ClusterSearch.left_of as an array, the rack left
       after each sub-multiset; `seen`: the table of cover.seen_table(), grown here when it
-      fills; bounds: lay_batch's arguments from `full` to `best_one`), as arrays of made
+      fills; bounds: lay_batch's arguments from `full` to `best_single`), as arrays of made
       rows, laid rows and records (valid until the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
       fresh): turn_kernel.join_groups's rows on the position `cells`;
