@@ -27,7 +27,7 @@ commit c2cd00a (clusters laid and joins listed in Python, the covering search co
 median 15.3 ms / 119 ms / 1.30 s and p95 57 ms / 1.29 s / 8.5 s (BEFORE, in the notes). Since,
 the turn kernel lays the parts, lists the join groups and screens their choices, and the
 search makes no cluster that leaves at most one tile (two since the commit after 11740eb) and
-cannot reach the best turns found (turn_kernel._below, _two_left_below): "clusters listed"
+cannot reach the best turns found (turn_kernel._below, _two_left_bound): "clusters listed"
 counts the clusters made.
 """
 

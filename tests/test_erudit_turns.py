@@ -165,7 +165,7 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
                                                                     repeats, top):
     # The compiled cover lays and scores each part in the kernel (turn_kernel.lay_batch),
     # lists the join groups and their choices there and leaves out the clusters that cannot
-    # reach the best `top` (turn_kernel._below, _two_left_below); the other does it all in Python
+    # reach the best `top` (turn_kernel._below, _two_left_bound); the other does it all in Python
     # (ClusterSearch._add, _grow): the same turns, parts and scores, with the board's words
     # forbidden (word keys in both) or not.
     pytest.importorskip("numba")
@@ -223,7 +223,7 @@ def zone_of(cells: list, new: dict, size: int) -> set:
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(number=st.integers(0, 199), size=st.integers(3, 5), blanks=st.integers(0, 2))
 def test_the_two_tiles_bound_is_the_best_pair_of_squares_of_the_zones(number, size, blanks):
-    # turn_kernel._two_left_below leaves out a cluster with two tiles left when even what
+    # turn_kernel._two_left_bound leaves out a cluster with two tiles left when even what
     # they can add cannot bring a turn that holds it to the best `top`; when both join the
     # cluster, that is _two_tiles_gain: the best, validity aside, over one tile on a square of
     # the cluster's zone and the other on a square of the zone then. Here against every such

@@ -1030,20 +1030,27 @@ def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_sing
             and score + max(one_tile, apart) + bingo + leave[0] < threshold)
 
 
-def _two_left_below(score, used, full, threshold, bingo, leave, best_single, strides,
+def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, strides,
                     rack_left, board, fresh, placed, squares, start, stop, size, values,
-                    letter_mult, word_mult, codes, gains):
-    """_below for a cluster with two tiles left (rack_left: counts by code), its new tiles
-    flagged in `fresh` or `placed` on `board`, its zone squares[start:stop]. A turn that holds
-    it adds at most the two tiles, each kept, on a square of the zone (_square_gain) or in a
-    single play apart (best_single of its sub-multiset; both apart: one single play of the
-    two or one of each), or both on the zone one after the other (_two_tiles_gain). A tile's
-    gain on a square counts its value, not its letter: a blank's any letter, worth 0.
+                    letter_mult, word_mult, codes, gains, exact):
+    """The most a turn that holds a cluster of `score` using sub-multiset `used` can be worth,
+    with two tiles left (rack_left: counts by code), its new tiles flagged in `fresh` or
+    `placed` on `board`, its zone squares[start:stop]; with exact[0] = 0 instead, a value
+    at least `threshold`, as soon as one is known (else exact[0] = 1).
+
+    Such a turn adds at most the two tiles, each kept, on a square of the zone (_square_gain,
+    validity aside) or in a single play apart (best_single of its sub-multiset; both apart:
+    one single play of the two or one of each), or both on the zone one after the other
+    (_two_tiles_gain). A tile's gain counts its value, not its letter (a blank's any letter,
+    worth 0), so clusters that differ only in their blanks' letters share the bound.
+    leave[m]: what keeping sub-multiset m is worth; `bingo` the bonus for using the whole rack.
     `codes` (2) and `gains` (2 x ZONE_LIMIT): room.
     """
+    exact[0] = 0
     kept = full - used
-    if score + leave[kept] >= threshold:
-        return False
+    most = score + leave[kept]
+    if most >= threshold:
+        return most
     tiles = 0
     for code in range(len(rack_left)):
         for _ in range(rack_left[code]):
@@ -1055,8 +1062,9 @@ def _two_left_below(score, used, full, threshold, bingo, leave, best_single, str
         if not codes[t]:
             codes[t] = BLANK | 1
     end = score + bingo + leave[0]
-    if end + max(best_single[kept], best_single[a] + best_single[b]) >= threshold:
-        return False
+    most = max(most, end + max(best_single[kept], best_single[a] + best_single[b]))
+    if most >= threshold:
+        return most
     most_a = 0
     most_b = 0
     same = values[codes[0]] == values[codes[1]]
@@ -1070,20 +1078,24 @@ def _two_left_below(score, used, full, threshold, bingo, leave, best_single, str
                                 letter_mult, word_mult, values[codes[1]])
         gains[1, z] = gain
         most_b = max(most_b, gain)
-    if (score + max(most_a, best_single[a]) + leave[b] >= threshold
-            or score + max(most_b, best_single[b]) + leave[a] >= threshold
-            or end + max(most_a + best_single[b], most_b + best_single[a]) >= threshold):
-        return False
-    return end + _two_tiles_gain(board, fresh, placed, squares, start, stop, size, values,
-                                 letter_mult, word_mult, codes, gains,
-                                 threshold - end) < threshold
+    most = max(most, score + max(most_a, best_single[a]) + leave[b],
+               score + max(most_b, best_single[b]) + leave[a],
+               end + max(most_a + best_single[b], most_b + best_single[a]))
+    if most >= threshold:
+        return most
+    most = max(most, end + _two_tiles_gain(board, fresh, placed, squares, start, stop, size,
+                                           values, letter_mult, word_mult, codes, gains,
+                                           threshold - end))
+    if most < threshold:
+        exact[0] = 1
+    return most
 
 
 def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, position,
               requests, request_start, first, last, before_used, before_score, strides, left_of,
-              no_keys, no_values, out, best_equity, laid, ranked, seen, seen_count, full,
-              tile_count, threshold, bingo, leave, best_single, made, made_laid, made_records,
-              made_count, needed):
+              no_keys, no_values, out, best_equity, laid, ranked, seen, seen_count, shapes,
+              shapes_count, full, tile_count, threshold, bingo, leave, best_single, made,
+              made_laid, made_records, made_count, needed):
     """The clusters ClusterSearch makes on the position `cells` (`position`: its
     position_setup) of the parts of requests first..last-1: request r is
     requests[request_start[r]:request_start[r + 1]] (_lay_request's array), its tiles before
@@ -1092,27 +1104,32 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
 
     Each play kept (lay_covering's L_KEEP), in rank order, whose cluster (its key) is not in
     the table `seen` (rows: key high, key low, 1 when made; open addressing, TABLE_EMPTY free)
-    is added to it, and made unless it leaves at most two tiles and _below or _two_left_below
+    is added to it, and made unless it leaves at most two tiles and _below or _two_left_bound
     (with `threshold`, `bingo`, the leave[] table and best_single[], the best single play of
     each sub-multiset; not when best_single is empty) says no turn holding it can count:
     then made[row] (B_* fields), made_laid[row] (its laid row) and
     made_records[row] (its play's record). A play whose cluster was made before and uses the
     whole rack is listed too (B_AGAIN: the caller keeps its fewest parts).
 
+    The table `shapes` (SHAPE_FIELDS rows, like `seen`) keeps _two_left_bound's answer by
+    the cluster's shape, which the clusters that differ only in their blanks' letters share.
+
     Returns the first request not done: `last`, or earlier when a request's plays (needed[0]
-    of them) could overflow `out`, `laid`, `made` or fill `seen` past half (the caller makes
-    room and goes on from there).
+    of them) could overflow `out`, `laid`, `made` or fill `seen` or `shapes` past half (the
+    caller makes room and goes on from there).
     """
     size = params[P_SIZE]
     width = RECORD_FIELDS + size
     n2 = size * size
     # The board with a request's tiles before the part, and those flagged (_lay_request), and
-    # a part's tiles flagged: for _two_left_below.
+    # a part's tiles flagged: for _two_left_bound.
     board = int_array(n2)
     fresh = np.zeros(n2, np.int64)
     placed = np.zeros(n2, np.int64)
     codes = int_array(2)
     gains = np.zeros((2, ZONE_LIMIT), np.int64)
+    exact = int_array(1)
+    scaled_threshold = threshold * BOUND_SCALE
     for r in range(first, last):
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
@@ -1120,7 +1137,8 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                              no_keys, no_values, out, best_equity, laid, ranked, board, fresh)
         if (count * width > len(out) or count > laid.shape[0]
                 or made_count[0] + count > made.shape[0]
-                or 2 * (seen_count[0] + count) > seen.shape[0]):
+                or 2 * (seen_count[0] + count) > seen.shape[0]
+                or 2 * (shapes_count[0] + count) > shapes.shape[0]):
             needed[0] = count
             return r
         for i in range(count):
@@ -1146,19 +1164,35 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                         best_single):
                     continue
                 if left == 2 and len(best_single):
-                    for t in range(laid[p, L_TILES]):
-                        board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
-                        placed[laid[p, L_SQUARES + t]] = 1
-                    below = _two_left_below(
-                        score, used, full, threshold, bingo, leave, best_single, strides,
-                        left_of[used], board, fresh, placed, laid[p], L_ZONE_SQUARES + 1,
-                        L_ZONE_SQUARES + 1 + laid[p, L_ZONE_SQUARES], size, values,
-                        letter_mult, word_mult, codes, gains)
-                    for t in range(laid[p, L_TILES]):
-                        board[laid[p, L_SQUARES + t]] = 0
-                        placed[laid[p, L_SQUARES + t]] = 0
-                    if below:
+                    shape = _table_slot(shapes, laid[p], L_SHAPE, 2)
+                    if shapes[shape, 0] == TABLE_EMPTY:
+                        shapes[shape, 0] = laid[p, L_SHAPE]
+                        shapes[shape, 1] = laid[p, L_SHAPE + 1]
+                        shapes[shape, 2] = -(1 << 62)
+                        shapes[shape, 3] = 0
+                        shapes_count[0] += 1
+                    if shapes[shape, 3]:
+                        # (Below the threshold then; it only rises.)
                         continue
+                    if shapes[shape, 2] < scaled_threshold:
+                        for t in range(laid[p, L_TILES]):
+                            board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
+                            placed[laid[p, L_SQUARES + t]] = 1
+                        most = _two_left_bound(
+                            score, used, full, threshold, bingo, leave, best_single, strides,
+                            left_of[used], board, fresh, placed, laid[p], L_ZONE_SQUARES + 1,
+                            L_ZONE_SQUARES + 1 + laid[p, L_ZONE_SQUARES], size, values,
+                            letter_mult, word_mult, codes, gains, exact)
+                        for t in range(laid[p, L_TILES]):
+                            board[laid[p, L_SQUARES + t]] = 0
+                            placed[laid[p, L_SQUARES + t]] = 0
+                        # (Kept at least as large when exact, at most when not: rounding
+                        # never rules out a cluster that can count.)
+                        shapes[shape, 3] = exact[0]
+                        shapes[shape, 2] = int(np.ceil(most * BOUND_SCALE) if exact[0]
+                                               else np.floor(most * BOUND_SCALE))
+                        if exact[0]:
+                            continue
                 seen[slot, 2] = 1
             row = made_count[0]
             made[row, B_REQUEST] = r
@@ -1335,6 +1369,11 @@ TRIED_WORDS = 4
 TRIED_SHIFT = 31
 FOUND_FIELDS = 1 + MAX_MEMBERS
 SEEN_FIELDS = 3
+# lay_batch's table of shapes: the shape (two numbers), _two_left_bound's value times
+# BOUND_SCALE, 1 when that is the bound (else a value at least the threshold it was worked
+# out for).
+SHAPE_FIELDS = 4
+BOUND_SCALE = 1 << 16
 # A row of lay_batch's `made`: the request, 1 when the cluster was made before (it uses the
 # whole rack and is found again), the sub-multiset its tiles use, the part's gain, the one-tile
 # bound (L_ONE_TILE).
@@ -1607,7 +1646,7 @@ TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_sea
                          "_square_gain", "_one_tile_gain", "_two_tiles_gain",
                          "_table_slot", "table_grow", "_line_word_exists",
                          "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
-                         "lay_covering", "_lay_request", "_below", "_two_left_below",
+                         "lay_covering", "_lay_request", "_below", "_two_left_bound",
                          "lay_batch", "_set_bit",
                          "_has_bit", "_near_into", "_take", "_separate", "_candidates",
                          "join_groups")

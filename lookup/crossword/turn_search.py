@@ -70,6 +70,8 @@ METHODS = ("greedy", "full")
 # Clusters whose parts one turn-kernel call lays (ClusterSearch._extend): the threshold it
 # prunes with is the one before the call.
 LAY_BATCH = 64
+# The single plays of a sub-multiset _with_one_apart tries at most (best first).
+APART_TRIES = 8
 # Join groups whose choices one turn-kernel call lists and screens
 # (ClusterSearch._join_groups_compiled).
 REACHING_BATCH = 256
@@ -366,7 +368,7 @@ class ClusterSearch:
     On the turn kernel (the compiled cover) a cluster that is a turn alone raises the
     threshold as soon as it is found (`_alone`), and a cluster that leaves at most two tiles
     is not made at all when no turn that holds it can reach the threshold
-    (turn_kernel._below, _two_left_below: what its tiles left can add on its zone, validity
+    (turn_kernel._below, _two_left_bound: what its tiles left can add on its zone, validity
     aside, or in single plays apart).
 
     Args:
@@ -447,7 +449,7 @@ class ClusterSearch:
         # self.within as lists for the turn kernel (made when first needed).
         self._within_lists = None
         # The turn kernel's table of the clusters seen (Cover.seen_table), and what its
-        # turn_kernel._below and _two_left_below read (_laid_compiled).
+        # turn_kernel._below and _two_left_bound read (_laid_compiled).
         self.seen_table = None
         self._bounds = None
         # self.left_of as an array, for the turn kernel (made when first needed).
@@ -461,6 +463,11 @@ class ClusterSearch:
         self.top = 1
         self.alone: list = []
         self.best_single = None
+        # The compiled path: the legal single plays of each sub-multiset, best first; the best
+        # of those of the sub-multisets of each; the most a leave is worth (_with_one_apart).
+        self.singles = None
+        self.apart_best = None
+        self.leave_most = 0.0
         self.bingo = search.bingo if sum(rack) == search.rack_size else 0
 
     @property
@@ -679,7 +686,7 @@ class ClusterSearch:
     def _laid_compiled(self, requests: list) -> list:
         """_parts of each request (group, counts, across, down, extends) on the turn kernel
         (Cover.lay): the plays listed, laid and scored, and the clusters seen before or that
-        cannot count (turn_kernel._below, _two_left_below) left out, in one call, so that only
+        cannot count (turn_kernel._below, _two_left_bound) left out, in one call, so that only
         the new clusters are made here.
         """
         s = self.search
@@ -810,7 +817,35 @@ class ClusterSearch:
                 # (A value at or below the threshold leaves it where it is: most clusters.)
                 if value > self.threshold or len(self.alone) < self.top:
                     self._alone(value)
+                if (left and self.singles is not None
+                        and k.score + self.apart_best[self.full - used] + self.bingo
+                        + self.leave_most > self.threshold):
+                    self._with_one_apart(k)
         return found
+
+    def _with_one_apart(self, k: _Cluster) -> None:
+        """Count the best turns of legal cluster `k` (of two parts or more) with one single
+        play apart (_alone): for each sub-multiset of its tiles left, the best such play
+        separate from it whose words are not its words. (A turn found early raises the
+        threshold sooner: most clusters that _two_left_bound rules out are made before the
+        packings find their turns.)
+        """
+        kept = self.full - k.used
+        for x in self.within[kept]:
+            if not x:
+                continue
+            for tried, j in enumerate(self.singles[x]):
+                value = (k.score + j.score + (self.bingo if x == kept else 0)
+                         + self.leave[kept - x])
+                if tried == APART_TRIES or (value <= self.threshold
+                                            and len(self.alone) == self.top):
+                    break
+                if j.occupied & (k.occupied | k.zone) or j.zone & k.occupied:
+                    continue
+                if self.played is not None and not set(j.words).isdisjoint(k.words):
+                    continue
+                self._alone(value)
+                break
 
     def _alone(self, value: float) -> None:
         """Count a cluster that is a turn alone, worth `value`: the threshold rises to the
@@ -968,11 +1003,19 @@ class ClusterSearch:
     def _single_plays(self) -> list:
         every = list(range(self.size * self.size))
         found = self._parts([], self.search.rack, every, every, False)
-        if self.cover.lay is not None:  # (for turn_kernel._below and _two_left_below)
+        if self.cover.lay is not None:  # (for turn_kernel._below and _two_left_bound)
             self.best_single = [0] * self.subsets
             for k in found:
                 self.best_single[k.used] = max(self.best_single[k.used], k.score)
             self._bounds = None  # (made again with best_single)
+            self.singles = [[] for _ in range(self.subsets)]
+            for k in sorted(found, key=lambda k: -k.score):
+                if k.legal:
+                    self.singles[k.used].append(k)
+            self.apart_best = [max((self.singles[x][0].score for x in self.within[m]
+                                    if x and self.singles[x]), default=float("-inf"))
+                               for m in range(self.subsets)]
+            self.leave_most = max(self.leave)
         return found
 
     def _joins(self) -> int:
@@ -1517,9 +1560,10 @@ class Cover:
       bounds): turn_kernel.lay_batch's clusters of the requests (_lay_request's arrays one
       after another in the list `requests`, request r from starts[r]; `strides`:
       ClusterSearch.stride_codes; `left_of`: ClusterSearch.left_of as an array, the rack left
-      after each sub-multiset; `seen`: the table of cover.seen_table(), grown here when it
-      fills; bounds: lay_batch's arguments from `full` to `best_single`), as arrays of made
-      rows, laid rows and records (valid until the next call);
+      after each sub-multiset; `seen`: the tables of cover.seen_table() (the clusters seen,
+      the bounds of shapes), grown here when they fill; bounds: lay_batch's arguments from
+      `full` to `best_single`), as arrays of made rows, laid rows and records (valid until
+      the next call);
     - cover.groups(cells, rack tiles, full, tile_count, within lists, the classes' lists,
       fresh): turn_kernel.join_groups's rows on the position `cells`;
     - cover.join_choices(cells, groups, first, last, request, threshold, extra, tried): the
@@ -1630,8 +1674,9 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
         return larger
 
     def seen_table():
-        # [the table, the count of its rows used]
-        return [empty_table(1 << 14, turn_kernel.SEEN_FIELDS), np.zeros(1, dtype=np.int64)]
+        # [the table, the count of its rows used, the same of the table of shapes]
+        return [empty_table(1 << 14, turn_kernel.SEEN_FIELDS), np.zeros(1, dtype=np.int64),
+                empty_table(1 << 12, turn_kernel.SHAPE_FIELDS), np.zeros(1, dtype=np.int64)]
 
     def lay(cells, requests, starts, before_used, before_score, strides, left_of, seen, bounds):
         set_position(cells)
@@ -1666,6 +1711,8 @@ def covering_step(cw, compiled: bool, look_first: bool = True) -> Cover:
                         turn_kernel.BATCH_FIELDS, turn_kernel.LAID_FIELDS, width)]
                 if 2 * (seen[1][0] + count) > len(seen[0]):
                     seen[0] = grown(seen[0], int(seen[1][0]) + count, 2)
+                if 2 * (seen[3][0] + count) > len(seen[2]):
+                    seen[2] = grown(seen[2], int(seen[3][0]) + count, 2)
         if len(pieces) == 1:
             return pieces[0]
         return [np.concatenate(tables) for tables in zip(*pieces)]
