@@ -5,6 +5,7 @@ and two; the time budget; the rules of a turn, its score, and bad input."""
 
 import functools
 import gc
+import itertools
 import math
 import random
 
@@ -259,13 +260,72 @@ def test_the_two_tiles_bound_is_the_best_pair_of_squares_of_the_zones(number, si
             fresh[square] = 1
         placed = np.zeros(len(cells), dtype=np.int64)
         squares = np.array(k.zone_squares, dtype=np.int64)
+        no_checks = np.zeros(0, dtype=np.int64)
         gains = np.array([[turn_kernel._square_gain(cells, fresh, placed, q, n, s.values,
                                                     s.letter_mult, s.word_mult, s.values[code])
                            for q in squares] for code in codes], dtype=np.int64)
         assert turn_kernel._two_tiles_gain(
             cells, fresh, placed, squares, 0, len(squares), n, s.values, s.letter_mult,
-            s.word_mult, np.array(codes, dtype=np.int64), gains, math.inf) == best
+            s.word_mult, np.array(codes, dtype=np.int64), gains, math.inf, no_checks,
+            no_checks) == best
         assert set(squares.tolist()) == zone_of(s.cells, tiles, n)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(number=st.integers(0, 199), size=st.integers(3, 6), blanks=st.integers(0, 2))
+def test_no_cluster_holding_one_with_two_tiles_left_is_worth_more_than_its_bound(number, size,
+                                                                                 blanks):
+    # turn_kernel._two_left_bound with the cross-checks of the board with the cluster (the
+    # bound lay_batch leaves clusters out by): every cluster the search finds (all of them:
+    # the Python cover, no threshold) that holds one with two tiles left and one or two
+    # tiles more scores at most that bound.
+    pytest.importorskip("numba")
+    from lookup.crossword import engine_kernel, turn_kernel
+    from lookup.crossword.engine import move_engine
+
+    cw, board, rack = drawn_position(number, size, blanks)
+    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(rack, board), None),
+                           covering_step(cw, False))
+    search.best(10 ** 6)
+    s = search.search
+    n = s.size
+    params, arcs, node_mask, values, _letter_mult, _word_mult, order = (
+        move_engine(cw, compiled=True).kernel_constants)
+    best_single = np.zeros(search.subsets, dtype=np.int64)
+    for k in search.seen.values():
+        if len(k.plays) == 1:
+            best_single[k.used] = max(best_single[k.used], k.score)
+    by_tiles = {frozenset(k.tiles): k for k in search.seen.values()}
+    bounds = {}
+    for j in search.seen.values():
+        for extra in (1, 2):
+            for gone in itertools.combinations(j.tiles, extra):
+                k = by_tiles.get(frozenset(j.tiles) - frozenset(gone))
+                if k is None or search.tile_count[search.full - k.used] != 2:
+                    continue
+                key = frozenset(k.tiles)
+                if key not in bounds:
+                    cells = np.array(s.cells, dtype=np.int64)
+                    fresh = np.zeros(n * n, dtype=np.int64)
+                    for square, code in k.tiles:
+                        cells[square] = code
+                        fresh[square] = 1
+                    arrays = [np.zeros(2 * n * n, dtype=np.int64) for _ in range(4)]
+                    engine_kernel.setup(params, arcs, node_mask, values, order, cells, *arrays)
+                    squares = np.array(k.zone_squares, dtype=np.int64)
+                    exact = np.zeros(1, dtype=np.int64)
+                    bounds[key] = turn_kernel._two_left_bound(
+                        k.score, k.used, search.full, math.inf, search.bingo,
+                        np.zeros(search.subsets), best_single, search.stride_codes,
+                        np.array(search.left_of[k.used], dtype=np.int64), cells, fresh,
+                        np.zeros(n * n, dtype=np.int64), squares, 0, len(squares), n, s.values,
+                        s.letter_mult, s.word_mult, np.zeros(2, dtype=np.int64),
+                        np.zeros((2, turn_kernel.ZONE_LIMIT), dtype=np.int64), exact,
+                        arrays[1], order)
+                    assert exact[0] == 1
+                bingo = 0 if any(j.counts) else search.bingo
+                assert j.score + bingo <= bounds[key], (k.tiles, j.tiles)
+    event(f"clusters bounded: {'some' if bounds else 'none'}")
 
 
 def join_rows(cw, board, rack: str, top: int, look_first: bool) -> tuple:

@@ -1032,17 +1032,19 @@ def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_sing
 
 def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, strides,
                     rack_left, board, fresh, placed, squares, start, stop, size, values,
-                    letter_mult, word_mult, codes, gains, exact):
+                    letter_mult, word_mult, codes, gains, exact, checks, order):
     """The most a turn that holds a cluster of `score` using sub-multiset `used` can be worth,
     with two tiles left (rack_left: counts by code), its new tiles flagged in `fresh` or
     `placed` on `board`, its zone squares[start:stop]; with exact[0] = 0 instead, a value
     at least `threshold`, as soon as one is known (else exact[0] = 1).
 
-    Such a turn adds at most the two tiles, each kept, on a square of the zone (_square_gain,
-    validity aside) or in a single play apart (best_single of its sub-multiset; both apart:
-    one single play of the two or one of each), or both on the zone one after the other
-    (_two_tiles_gain). A tile's gain counts its value, not its letter (a blank's any letter,
-    worth 0), so clusters that differ only in their blanks' letters share the bound.
+    Such a turn adds at most the two tiles, each kept, on a square of the zone where it fits
+    (_square_gain, validity aside but for the cross-checks `checks` of the board with the
+    cluster, engine_kernel.setup's, if given: _fits) or in a single play apart (best_single
+    of its sub-multiset; both apart: one single play of the two or one of each), or both on
+    the zone one after the other (_two_tiles_gain). A tile's gain counts its value, not its
+    letter (a blank's any letter, worth 0), so without `checks` the clusters that differ only
+    in their blanks' letters share the bound.
     leave[m]: what keeping sub-multiset m is worth; `bingo` the bonus for using the whole rack.
     `codes` (2) and `gains` (2 x ZONE_LIMIT): room.
     """
@@ -1068,16 +1070,20 @@ def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, str
     most_a = 0
     most_b = 0
     same = values[codes[0]] == values[codes[1]]
+    n2 = size * size
     for z in range(stop - start):
-        gain = _square_gain(board, fresh, placed, squares[start + z], size, values, letter_mult,
-                            word_mult, values[codes[0]])
+        q = squares[start + z]
+        gain = _square_gain(board, fresh, placed, q, size, values, letter_mult, word_mult,
+                            values[codes[0]])
         gains[0, z] = gain
-        most_a = max(most_a, gain)
+        if _fits(checks, order, n2, q, codes[0], True, True):
+            most_a = max(most_a, gain)
         if not same:
-            gain = _square_gain(board, fresh, placed, squares[start + z], size, values,
-                                letter_mult, word_mult, values[codes[1]])
+            gain = _square_gain(board, fresh, placed, q, size, values, letter_mult, word_mult,
+                                values[codes[1]])
         gains[1, z] = gain
-        most_b = max(most_b, gain)
+        if _fits(checks, order, n2, q, codes[1], True, True):
+            most_b = max(most_b, gain)
     most = max(most, score + max(most_a, best_single[a]) + leave[b],
                score + max(most_b, best_single[b]) + leave[a],
                end + max(most_a + best_single[b], most_b + best_single[a]))
@@ -1085,7 +1091,7 @@ def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, str
         return most
     most = max(most, end + _two_tiles_gain(board, fresh, placed, squares, start, stop, size,
                                            values, letter_mult, word_mult, codes, gains,
-                                           threshold - end))
+                                           threshold - end, checks, order))
     if most < threshold:
         exact[0] = 1
     return most
@@ -1130,6 +1136,14 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     gains = np.zeros((2, ZONE_LIMIT), np.int64)
     exact = int_array(1)
     scaled_threshold = threshold * BOUND_SCALE
+    # A cluster's tiles and its board's setup (engine_kernel.setup's arrays), for its
+    # cross-checks.
+    cluster_squares = int_array(n2)
+    cluster_codes = int_array(n2)
+    ocells = int_array(2 * n2)
+    checks = int_array(2 * n2)
+    cross = int_array(2 * n2)
+    anchor = int_array(2 * n2)
     for r in range(first, last):
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
@@ -1174,25 +1188,50 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                     if shapes[shape, 3]:
                         # (Below the threshold then; it only rises.)
                         continue
+                    for t in range(laid[p, L_TILES]):
+                        board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
+                        placed[laid[p, L_SQUARES + t]] = 1
+                    zone_first = L_ZONE_SQUARES + 1
+                    zone_end = zone_first + laid[p, L_ZONE_SQUARES]
+                    below = False
                     if shapes[shape, 2] < scaled_threshold:
-                        for t in range(laid[p, L_TILES]):
-                            board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
-                            placed[laid[p, L_SQUARES + t]] = 1
                         most = _two_left_bound(
                             score, used, full, threshold, bingo, leave, best_single, strides,
-                            left_of[used], board, fresh, placed, laid[p], L_ZONE_SQUARES + 1,
-                            L_ZONE_SQUARES + 1 + laid[p, L_ZONE_SQUARES], size, values,
-                            letter_mult, word_mult, codes, gains, exact)
-                        for t in range(laid[p, L_TILES]):
-                            board[laid[p, L_SQUARES + t]] = 0
-                            placed[laid[p, L_SQUARES + t]] = 0
+                            left_of[used], board, fresh, placed, laid[p], zone_first, zone_end,
+                            size, values, letter_mult, word_mult, codes, gains, exact, no_keys,
+                            order)
                         # (Kept at least as large when exact, at most when not: rounding
                         # never rules out a cluster that can count.)
                         shapes[shape, 3] = exact[0]
                         shapes[shape, 2] = int(np.ceil(most * BOUND_SCALE) if exact[0]
                                                else np.floor(most * BOUND_SCALE))
-                        if exact[0]:
-                            continue
+                        below = exact[0] == 1
+                    if not below:
+                        # The cluster's own bound, its tiles' cross-checks counted.
+                        tiles = 0
+                        for i in range(n2):
+                            if fresh[i] or placed[i]:
+                                cluster_squares[tiles] = i
+                                cluster_codes[tiles] = board[i]
+                                tiles += 1
+                        for i in range(2 * n2):
+                            ocells[i] = position[0][i]
+                            checks[i] = position[1][i]
+                            cross[i] = position[2][i]
+                            anchor[i] = position[3][i]
+                        update_setup(params, arcs, node_mask, values, order, cluster_squares,
+                                     cluster_codes, tiles, ocells, checks, cross, anchor)
+                        _two_left_bound(
+                            score, used, full, threshold, bingo, leave, best_single, strides,
+                            left_of[used], board, fresh, placed, laid[p], zone_first, zone_end,
+                            size, values, letter_mult, word_mult, codes, gains, exact, checks,
+                            order)
+                        below = exact[0] == 1
+                    for t in range(laid[p, L_TILES]):
+                        board[laid[p, L_SQUARES + t]] = 0
+                        placed[laid[p, L_SQUARES + t]] = 0
+                    if below:
+                        continue
                 seen[slot, 2] = 1
             row = made_count[0]
             made[row, B_REQUEST] = r
@@ -1259,46 +1298,83 @@ def _one_tile_gain(board, fresh, placed, squares, start, stop, size, values, let
     return best
 
 
+def _fits(checks, order, n2, q, code, down, across):
+    """Whether a tile `code` (a cell code; a blank: some letter) on the empty square q forms a
+    word, or none, down when `down` and across when `across`, by the cross-checks `checks`
+    (engine_kernel.setup's: the run down at q, the run across at n2 + order[q]); always when
+    `checks` is empty.
+    """
+    if len(checks) == 0:
+        return True
+    letters = -1
+    if down:
+        letters &= checks[q]
+    if across:
+        letters &= checks[n2 + order[q]]
+    if code & BLANK:
+        return letters != 0
+    return letters >> code & 1 == 1
+
+
 def _two_tiles_gain(board, fresh, placed, squares, start, stop, size, values, letter_mult,
-                    word_mult, codes, gains, needed):
+                    word_mult, codes, gains, needed, checks, order):
     """The most the two tiles `codes` (cell codes) can add to the score of the new tiles
     flagged in `fresh` or `placed` (on `board`; their zone squares[start:stop]) when both join
-    their cluster, validity aside; or, as soon as it is known to be at least `needed`, a value
-    at least `needed`. gains[t, z - start]: _square_gain of tile t on squares[z].
+    their cluster; or, as soon as it is known to be at least `needed`, a value at least
+    `needed`. gains[t, z - start]: _square_gain of tile t on squares[z].
 
     One of the two covers a zone square q (the word that links the other, or the cluster,
     to the cluster holds no empty square between them), and the other a square of the zone
     with it laid: the zone less q, and the first empty square from q in each direction. The
     gain is the sum of the two tiles' gains laid one after the other; the second's is its
-    gain without the first wherever no line through q holds it.
+    gain without the first wherever no line through q holds it. Validity aside, but for the
+    cross-checks `checks` of the board (none: validity aside altogether): a tile's run across
+    a line that holds the other tile is a word of the turn, and so are both runs of each
+    when no line holds both (_fits).
     """
     best = -(1 << 40)
     zones = stop - start
+    n2 = size * size
     for t in range(2):
-        if t == 1 and values[codes[0]] == values[codes[1]]:
+        if t == 1 and (codes[0] == codes[1]
+                       or len(checks) == 0 and values[codes[0]] == values[codes[1]]):
             break
         other = 1 - t
         for z in range(zones):
             q = squares[start + z]
+            # A line holding both is q's row (then q's run down must be a word) or column.
+            in_row = _fits(checks, order, n2, q, codes[t], True, False)
+            in_column = _fits(checks, order, n2, q, codes[t], False, True)
+            if not in_row and not in_column:
+                continue
             row = q // size
             col = q % size
             second = -(1 << 40)
-            for y in range(zones):
-                q2 = squares[start + y]
-                if q2 // size != row and q2 % size != col and gains[other, y] > second:
-                    second = gains[other, y]
+            if in_row and in_column:
+                for y in range(zones):
+                    q2 = squares[start + y]
+                    if (q2 // size != row and q2 % size != col and gains[other, y] > second
+                            and _fits(checks, order, n2, q2, codes[other], True, True)):
+                        second = gains[other, y]
             board[q] = codes[t]
             placed[q] = 1
             for y in range(zones):
                 q2 = squares[start + y]
-                if q2 != q and (q2 // size == row or q2 % size == col):
+                if q2 == q:
+                    continue
+                if (q2 // size == row and in_row
+                        and _fits(checks, order, n2, q2, codes[other], True, False)) or (
+                        q2 % size == col and in_column
+                        and _fits(checks, order, n2, q2, codes[other], False, True)):
                     gain = _square_gain(board, fresh, placed, q2, size, values, letter_mult,
                                         word_mult, values[codes[other]])
                     if gain > second:
                         second = gain
             for direction in range(4):
                 beyond = _first_empty(board, size, q, direction)
-                if beyond >= 0:
+                along_row = direction < 2
+                if beyond >= 0 and (in_row if along_row else in_column) and _fits(
+                        checks, order, n2, beyond, codes[other], along_row, not along_row):
                     gain = _square_gain(board, fresh, placed, beyond, size, values, letter_mult,
                                         word_mult, values[codes[other]])
                     if gain > second:
@@ -1643,7 +1719,7 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_search",
                          "run_bounds",
                          "_first_square", "joins_reaching", "_first_empty", "_word_into",
-                         "_square_gain", "_one_tile_gain", "_two_tiles_gain",
+                         "_square_gain", "_one_tile_gain", "_fits", "_two_tiles_gain",
                          "_table_slot", "table_grow", "_line_word_exists",
                          "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
                          "lay_covering", "_lay_request", "_below", "_two_left_bound",
