@@ -24,11 +24,13 @@ median 13 ms / 157 ms / 2.4 s and p95 75 ms / 2.8 s / 45 s on these 40; at commi
 one-tile bound, the tighter join reach and the join groups of blank classes, measured under a
 load average of 3-5) median 13.7 ms / 150 ms / 1.47 s and p95 58 ms / 1.51 s / 11.7 s; at
 commit c2cd00a (clusters laid and joins listed in Python, the covering search compiled)
-median 15.3 ms / 119 ms / 1.30 s and p95 57 ms / 1.29 s / 8.5 s (BEFORE, in the notes). Since,
+median 15.3 ms / 119 ms / 1.30 s and p95 57 ms / 1.29 s / 8.5 s (the rows' `before` until
+commit ac1036f), all on other machines. Since,
 the turn kernel lays the parts, lists the join groups and screens their choices, and the
-search makes no cluster that leaves at most one tile (two since the commit after 11740eb) and
-cannot reach the best turns found (turn_kernel._below, _two_left_bound): "clusters listed"
-counts the clusters made.
+search makes no cluster that leaves at most one tile (two since commit ad38621) and cannot
+reach the best turns found (turn_kernel._below, _two_left_bound): "clusters listed" counts
+the clusters made. The rows' `before` is commit eb5e8ef (before the two-tile bounds) on the
+machine of the rows of 2026-12-07, one run of this benchmark.
 """
 
 import os
@@ -52,11 +54,11 @@ BLANKS = (0, 1, 2)
 BUDGET = 0.1  # seconds
 TOP = 10
 OPENING = "облмеоб"
-# The rows at commit c2cd00a: (median, p95) in ms by blank count, of the full search and of
+# The rows at commit eb5e8ef: (median, p95) in ms by blank count, of the full search and of
 # moves(top=TOP).
-BEFORE_COMMIT = "c2cd00a"
-BEFORE = {0: (15.26, 56.64), 1: (119, 1292), 2: (1304, 8506)}
-BEFORE_TOP = {0: (14.49, 68.82), 1: (118, 1336), 2: (1385, 10647)}
+BEFORE_COMMIT = "eb5e8ef"
+BEFORE = {0: (8.51, 31.19), 1: (63.59, 572), 2: (489, 3217)}
+BEFORE_TOP = {0: (10.49, 38.83), 1: (64.45, 470), 2: (508, 2472)}
 
 row = partial(common.row, "erudit")
 
@@ -159,8 +161,9 @@ def run() -> list[dict]:
             before = {"full": BEFORE, "top": BEFORE_TOP}.get(method)
             note = ""
             if before:
-                note = (f"before: {before[blanks][0]:,} ms (commit {BEFORE_COMMIT}); load "
-                        f"average {load:.1f} at the start (other jobs on the machine)")
+                note = (f"before: {before[blanks][0]:,} ms (commit {BEFORE_COMMIT}, the same "
+                        f"machine on 2026-12-07); load average {load:.1f} at the start (other "
+                        "jobs on the machine)")
             rows.append(row(f"{label}: {name}, time per turn, median",
                             statistics.median(seconds[method]) * 1000, "ms", note=note))
             if before:

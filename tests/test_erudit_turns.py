@@ -180,6 +180,16 @@ def test_the_compiled_layout_lays_the_clusters_the_python_one_does(number, size,
     assert found[0] == found[1]
 
 
+def every_cluster(number: int, size: int, blanks: int) -> tuple:
+    """(the game, a ClusterSearch that made every cluster: the Python cover, no threshold) of
+    drawn_position's position."""
+    cw, board, rack = drawn_position(number, size, blanks)
+    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(rack, board), None),
+                           covering_step(cw, False))
+    search.best(10 ** 6)
+    return cw, search
+
+
 def new_tiles_score(cells: list, new: dict, size: int, values, letter_mult, word_mult) -> int:
     """The score of the tiles `new` ({square: code}) laid on `cells`, validity aside: every run
     of two tiles or more through one of them, the premiums of their squares counted."""
@@ -232,10 +242,7 @@ def test_the_two_tiles_bound_is_the_best_pair_of_squares_of_the_zones(number, si
     from lookup.crossword import turn_kernel
     from lookup.crossword.board import BLANK
 
-    cw, board, rack = drawn_position(number, size, blanks)
-    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(rack, board), None),
-                           covering_step(cw, False))
-    search.best(10 ** 6)
+    cw, search = every_cluster(number, size, blanks)
     s = search.search
     n = s.size
     scored = functools.partial(new_tiles_score, s.cells, size=n, values=s.values,
@@ -283,10 +290,7 @@ def test_no_cluster_holding_one_with_two_tiles_left_is_worth_more_than_its_bound
     from lookup.crossword import engine_kernel, turn_kernel
     from lookup.crossword.engine import move_engine
 
-    cw, board, rack = drawn_position(number, size, blanks)
-    search = ClusterSearch(cw._turn_search(board, cw.rack_codes(rack, board), None),
-                           covering_step(cw, False))
-    search.best(10 ** 6)
+    cw, search = every_cluster(number, size, blanks)
     s = search.search
     n = s.size
     params, arcs, node_mask, values, _letter_mult, _word_mult, order = (
