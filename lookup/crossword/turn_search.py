@@ -365,11 +365,12 @@ class ClusterSearch:
     validity aside) leaves the turn, which then uses the whole rack, below the top-th best
     value packed so far (`threshold`; ties kept): so those clusters wait until a packing has
     set it (`_last_tiles`). Every turn those skip scores below `top` turns already found.
-    On the turn kernel (the compiled cover) a cluster that is a turn alone raises the
-    threshold as soon as it is found (`_alone`), and a cluster that leaves at most two tiles
-    is not made at all when no turn that holds it can reach the threshold
-    (turn_kernel._below, _two_left_bound: what its tiles left can add on its zone, validity
-    aside, or in single plays apart).
+    On the turn kernel (the compiled cover) a cluster that is a turn alone, or one with a
+    single play apart, raises the threshold as soon as it is found (`_alone`,
+    `_with_one_apart`), and a cluster that leaves at most two tiles is not made at all when
+    no turn that holds it can reach the threshold (turn_kernel._below, _two_left_bound: what
+    its tiles left can add on its zone, validity aside but for its board's cross-checks, or
+    in single plays apart).
 
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
