@@ -1206,8 +1206,9 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                         shapes[shape, 2] = int(np.ceil(most * BOUND_SCALE) if exact[0]
                                                else np.floor(most * BOUND_SCALE))
                         below = exact[0] == 1
-                    if not below:
-                        # The cluster's own bound, its tiles' cross-checks counted.
+                    if not below and score + leave[full - used] < threshold:
+                        # The cluster's own bound, its tiles' cross-checks counted (not
+                        # when the cluster with its tiles kept reaches the threshold).
                         tiles = 0
                         for i in range(n2):
                             if fresh[i] or placed[i]:
