@@ -242,7 +242,7 @@ def test_the_two_tiles_bound_is_the_best_pair_of_squares_of_the_zones(number, si
     from lookup.crossword import turn_kernel
     from lookup.crossword.board import BLANK
 
-    cw, search = every_cluster(number, size, blanks)
+    _cw, search = every_cluster(number, size, blanks)
     s = search.search
     n = s.size
     scored = functools.partial(new_tiles_score, s.cells, size=n, values=s.values,
