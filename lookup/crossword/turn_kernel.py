@@ -1136,10 +1136,11 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
     gains = np.zeros((2, ZONE_LIMIT), np.int64)
     exact = int_array(1)
     scaled_threshold = threshold * BOUND_SCALE
-    # A cluster's tiles and its board's setup (engine_kernel.setup's arrays), for its
-    # cross-checks.
+    # A cluster's tiles and its board's setup (`setup`: engine_kernel.setup's arrays, the
+    # anchors aside), for its cross-checks.
     cluster_squares = int_array(n2)
     cluster_codes = int_array(n2)
+    count_of = int_array(1)
     ocells = int_array(2 * n2)
     checks = int_array(2 * n2)
     cross = int_array(2 * n2)
@@ -1215,13 +1216,11 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                                 cluster_squares[tiles] = i
                                 cluster_codes[tiles] = board[i]
                                 tiles += 1
-                        for i in range(2 * n2):
-                            ocells[i] = position[0][i]
-                            checks[i] = position[1][i]
-                            cross[i] = position[2][i]
-                            anchor[i] = position[3][i]
-                        update_setup(params, arcs, node_mask, values, order, cluster_squares,
-                                     cluster_codes, tiles, ocells, checks, cross, anchor)
+                        count_of[0] = tiles
+                        setup(params, arcs, node_mask, values, order,
+                              (position[0], position[1], position[2], position[3],
+                               cluster_squares, cluster_codes, count_of),
+                              ocells, checks, cross, anchor)
                         _two_left_bound(
                             score, used, full, threshold, bingo, leave, best_single, strides,
                             left_of[used], board, fresh, placed, laid[p], zone_first, zone_end,
