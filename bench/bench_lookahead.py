@@ -142,12 +142,12 @@ BASELINE_DEPTHS = (4, 6)
 
 def _solve_all(engine, positions, depth, search_class):
     """(CPU seconds of each solve, nodes, solved exactly, the move engine's searches: move
-    lists, lists' first plays and horizon best plays, counted by KernelSearch only) over the
-    positions.
+    lists, lists' first plays and horizon best plays, and how many of those searched a zone,
+    counted by KernelSearch only) over the positions.
     """
     from lookup.crossword import endgame_kernel
 
-    times, nodes, exact, searches = [], 0, 0, 0
+    times, nodes, exact, searches, zones = [], 0, 0, 0, 0
     for board, rack, other in positions:
         racks = [engine.rack_counts(rack, board), engine.rack_counts(other, board)]
         started = time.process_time()
@@ -160,7 +160,8 @@ def _solve_all(engine, positions, depth, search_class):
         if state is not None:
             searches += int(state[endgame_kernel.S_LISTED] + state[endgame_kernel.S_BEST_SEARCHES]
                             + state[endgame_kernel.S_FIRST_SEARCHES])
-    return times, nodes, exact, searches
+            zones += int(state[endgame_kernel.S_COVERING])
+    return times, nodes, exact, searches, zones
 
 
 def depth_rows(engine) -> list[dict]:
@@ -172,12 +173,13 @@ def depth_rows(engine) -> list[dict]:
     # _Workspace: ~1 s the first time, once per process), as the later searches find them.
     _solve_all(engine, positions[:1], DEPTHS[0], KernelSearch)
     for depth in DEPTHS:
-        times, nodes, exact, searches = _solve_all(engine, positions, depth, KernelSearch)
+        times, nodes, exact, searches, zones = _solve_all(engine, positions, depth,
+                                                          KernelSearch)
         base_times, base_nodes, baseline = None, None, ""
         if depth in BASELINE_DEPTHS:
             baseline = "EndgameSearch (Python)"
-            base_times, base_nodes, _exact, _searches = _solve_all(engine, positions, depth,
-                                                                   EndgameSearch)
+            base_times, base_nodes, _exact, _searches, _zones = _solve_all(
+                engine, positions, depth, EndgameSearch)
         rows.append(row(f"endgame {depth} plies, median solve", statistics.median(times), "s",
                         baseline,
                         base_times and statistics.median(base_times),
@@ -187,15 +189,17 @@ def depth_rows(engine) -> list[dict]:
         rows.append(row(f"endgame {depth} plies, nodes per second", nodes / sum(times),
                         "nodes/s", baseline,
                         base_nodes and base_nodes / sum(base_times),
-                        note=f"{nodes / max(searches, 1):.1f} nodes per move-engine search "
+                        note=f"{nodes / max(searches, 1):.1f} nodes per node's play search "
                         f"(a list, a list's first play or a horizon's best play), "
-                        f"{searches / sum(times):,.0f} such searches/s, nearly all the time, "
-                        "nearly all of it the GADDAG walk (each ply's board setup is kept, a "
-                        "child's turned from its parent's by the move's tiles): 1,000,000 "
-                        f"nodes/s needs a search every {nodes / max(searches, 1):.1f} us (they "
-                        f"take {1e6 * sum(times) / max(searches, 1):.1f} us), plays found "
-                        "without walking every anchor; MAGPIE's endgame (C) reckons with about "
-                        "100,000 nodes/s per thread (its src/impl/endgame.c)",
+                        f"{searches / sum(times):,.0f} such searches/s: the root lists' plays "
+                        "the node's rack holds, clear of the tiles laid since the root and of "
+                        "their zone, and a move-engine search of the zone's squares only "
+                        f"({100 * zones / max(searches, 1):.0f} % of them: the others are at "
+                        "the root, or after passes only; endgame_kernel.py); 1,000,000 "
+                        f"nodes/s needs one every {nodes / max(searches, 1):.1f} us (they "
+                        f"take {1e6 * sum(times) / max(searches, 1):.1f} us); MAGPIE's endgame "
+                        "(C) reckons with about 100,000 nodes/s per thread (its "
+                        "src/impl/endgame.c)",
                         higher_is_better=True))
     return rows
 

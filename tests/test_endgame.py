@@ -248,7 +248,8 @@ def test_compiled_kernel_equals_the_python_search_on_full_racks_by_depth():
 def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
     # Records for one play and an arena of 16 moves: the search stops at each full buffer,
     # grows it and resumes where it stopped (endgame_kernel.run's NEED_RECORDS, NEED_ARENA),
-    # and every figure equals EndgameSearch's.
+    # and every figure equals EndgameSearch's. (The records are made small after the root
+    # lists, whose making grows them to room for every root play.)
     from lookup.crossword.endgame import _Workspace
 
     engine = MoveEngine(fixture_game("scrabble-en"), compiled=False)
@@ -257,9 +258,11 @@ def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
         racks = [engine.rack_counts(r, board) for r in (rack, other)]
         kernel = KernelSearch(engine, engine.cells(board), racks, null_windows=False)
         small = _Workspace(engine)
+        kernel.space = small
+        kernel._set_position(kernel.cells, kernel.racks)
+        small.roots_for(kernel._work_cells, kernel._work_racks)
         small.grow_records(1)
         small.arena = small.zeros(16 * small.width)
-        kernel.space = small
         python = EndgameSearch(engine, engine.cells(board), racks)
         expected = python.solve()
         value, _line, exact, depth = kernel.solve()
@@ -271,19 +274,23 @@ def test_the_kernel_grows_its_buffers_and_gives_the_same_search():
     assert grown == [(32, 18), (32, 48), (16, 8), (16, 24)]
 
 
-def test_the_first_play_search_finds_the_first_play_of_the_list():
-    # The kernel tries a list's first play before making the list (endgame_kernel._first_play,
-    # one best-play search): it must be the first play of the sorted list (play_order), ties
-    # included, on full racks, blanks kept, and on cuts of them.
+def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
+    # The kernel finds a node's plays as the plays that cover the zone of the tiles laid since
+    # the root, searched, and the root plays that do not (endgame_kernel.list_moves, root_all,
+    # root_best: module docstring); it tries a list's first play before making the list
+    # (_first_play). Here on real boards, each with a root of up to four of its tiles lifted
+    # (none: the root itself), full racks, blanks kept, and cuts of them: the list is the
+    # engine's every play sorted (play_order), move for move, and the first play its first,
+    # ties included.
     from lookup.crossword import endgame_kernel
     from lookup.crossword.endgame import _kernel, _packed, _Workspace, play_order, play_tiles
     from lookup.crossword.engine_kernel import R_LENGTH, R_SCORE, RECORD_FIELDS
 
     game = "scrabble-en"
     engine = MoveEngine(fixture_game(game), compiled=False)
-    cw, space, first_play = engine.cw, _Workspace(engine), _kernel(False)["_first_play"]
+    cw, space, kernel = engine.cw, _Workspace(engine), _kernel(False)
     rng = random.Random(35)
-    compared = tied = 0
+    compared = tied = lifted = 0
     for position in [p for p in selfplay_positions(game) if not p["bag"]]:
         board = cw.parse_board(position["board"])
         cells = engine.cells(board)
@@ -295,21 +302,40 @@ def test_the_first_play_search_finds_the_first_play_of_the_list():
                             for at in range(0, count * engine.width, engine.width)),
                            key=play_order)
             racks = list(rack) + [0] * endgame_kernel.CODES
+            root = list(cells)
+            for square in rng.sample([q for q, c in enumerate(cells) if c], rng.randint(0, 4)):
+                root[square] = 0
+                lifted += 1
+            roots = space.roots_for(root, racks)
+            setup = board_setup(engine, cells)
             staged = [0] * space.width
             state = [0] * endgame_kernel.STATE
-            found = first_play(*engine.kernel_constants, cells, board_setup(engine, cells),
-                               racks, 0, space.first_keys, space.first_values, space.records,
-                               space.equity, staged, 0, state)
+            state[endgame_kernel.S_TILES_LEFT] = sum(rack)
+            found = kernel["_first_play"](*engine.kernel_constants, cells, setup, racks, 0,
+                                          space.first_keys, space.first_values, space.records,
+                                          space.equity, staged, 0, state, roots)
+            arena = [0] * (len(plays) * space.width)
+            space.grow_records(len(plays))
+            listed = kernel["list_moves"](*engine.kernel_constants, cells, setup, racks, 0,
+                                          space.no_keys, space.no_values, space.records,
+                                          space.equity, space.scratch, space.sort_keys,
+                                          space.sort_order, space.sort_spare, arena, 0,
+                                          space.width, state, roots)
+            moves = [(arena[at + endgame_kernel.M_SCORE],
+                      tuple(arena[at + 2:at + 2 + arena[at + endgame_kernel.M_PLACED]]))
+                     for at in range(0, listed * space.width, space.width)]
+            assert moves == [(play[R_SCORE], _packed(play_tiles(play, cells, engine.size)))
+                             for play in plays], tiles
             assert found == (count > 0), tiles
             if not count:
                 continue
             placed = staged[endgame_kernel.M_PLACED]
-            assert (staged[endgame_kernel.M_SCORE], tuple(staged[2:2 + placed])) == (
-                plays[0][R_SCORE], _packed(play_tiles(plays[0], cells, engine.size))), tiles
+            assert (staged[endgame_kernel.M_SCORE], tuple(staged[2:2 + placed])) == moves[0], tiles
             compared += 1
             tied += len(plays) > 1 and play_order(plays[1])[:2] == play_order(plays[0])[:2]
-    # 137 racks, 38 of them with the first place tied (blanks, one-tile plays).
-    assert (compared, tied) == (137, 38)
+    # 139 racks, 39 of them with the first place tied (blanks, one-tile plays); 288 tiles
+    # lifted in all.
+    assert (compared, tied, lifted) == (139, 39, 288)
 
 
 def board_setup(engine, cells) -> list:
