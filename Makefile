@@ -325,9 +325,9 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check .
 .PHONY: lint
 
-## test: run the fast test suite (fixtures and small smoke builds; no full artifacts needed)
+## test: run the fast test suite (fixtures and small smoke builds; no full artifacts needed; a test file per core)
 test: $(VENV)/.installed
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n auto --dist loadfile
 .PHONY: test
 
 ## test-full: after `make`, run the tests that need the full real artifacts
