@@ -1186,3 +1186,23 @@ def test_real_move_finder_agrees_with_python(browser, real_site, game_id):  # no
         finally:
             site.close()
             phone.close()
+
+
+def test_the_site_server_reports_no_client_that_went_away(tmp_path, capsys):
+    # A browser may close a page while its files load; the server says nothing of it (a
+    # traceback on stderr per such request made CI's log look broken), and reports anything
+    # else as the standard library does.
+    from lookup.web_server import start_server
+
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    server = start_server(tmp_path)
+    try:
+        for error, reported in ((BrokenPipeError(), False), (ConnectionResetError(), False),
+                                (ValueError("a bug"), True)):
+            try:
+                raise error
+            except Exception:
+                server.handle_error(None, ("127.0.0.1", 1))
+            assert ("Exception occurred" in capsys.readouterr().err) == reported, error
+    finally:
+        server.shutdown()
