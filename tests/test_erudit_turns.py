@@ -325,7 +325,7 @@ def test_no_cluster_holding_one_with_two_tiles_left_is_worth_more_than_its_bound
                         np.zeros(n * n, dtype=np.int64), squares, 0, len(squares), n, s.values,
                         s.letter_mult, s.word_mult, np.zeros(2, dtype=np.int64),
                         np.zeros((2, turn_kernel.ZONE_LIMIT), dtype=np.int64), exact,
-                        arrays[1], order)
+                        arrays[1], order, False)
                     assert exact[0] == 1
                 bingo = 0 if any(j.counts) else search.bingo
                 assert j.score + bingo <= bounds[key], (k.tiles, j.tiles)

@@ -1032,7 +1032,7 @@ def _below(score, used, left, one_tile, full, threshold, bingo, leave, best_sing
 
 def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, strides,
                     rack_left, board, fresh, placed, squares, start, stop, size, values,
-                    letter_mult, word_mult, codes, gains, exact, checks, order):
+                    letter_mult, word_mult, codes, gains, exact, checks, order, known):
     """The most a turn that holds a cluster of `score` using sub-multiset `used` can be worth,
     with two tiles left (rack_left: counts by code), its new tiles flagged in `fresh` or
     `placed` on `board`, its zone squares[start:stop]; with exact[0] = 0 instead, a value
@@ -1046,7 +1046,9 @@ def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, str
     letter (a blank's any letter, worth 0), so without `checks` the clusters that differ only
     in their blanks' letters share the bound.
     leave[m]: what keeping sub-multiset m is worth; `bingo` the bonus for using the whole rack.
-    `codes` (2) and `gains` (2 x ZONE_LIMIT): room.
+    `codes` (2) and `gains` (2 x ZONE_LIMIT): room; with `known`, gains[t, z] already holds
+    _square_gain of tile t on the zone's square z (a call on the same cluster that reached
+    them left them there: they do not depend on the cross-checks).
     """
     exact[0] = 0
     kept = full - used
@@ -1073,17 +1075,15 @@ def _two_left_bound(score, used, full, threshold, bingo, leave, best_single, str
     n2 = size * size
     for z in range(stop - start):
         q = squares[start + z]
-        gain = _square_gain(board, fresh, placed, q, size, values, letter_mult, word_mult,
-                            values[codes[0]])
-        gains[0, z] = gain
+        if not known:
+            gains[0, z] = _square_gain(board, fresh, placed, q, size, values, letter_mult,
+                                       word_mult, values[codes[0]])
+            gains[1, z] = gains[0, z] if same else _square_gain(
+                board, fresh, placed, q, size, values, letter_mult, word_mult, values[codes[1]])
         if _fits(checks, order, n2, q, codes[0], True, True):
-            most_a = max(most_a, gain)
-        if not same:
-            gain = _square_gain(board, fresh, placed, q, size, values, letter_mult, word_mult,
-                                values[codes[1]])
-        gains[1, z] = gain
+            most_a = max(most_a, gains[0, z])
         if _fits(checks, order, n2, q, codes[1], True, True):
-            most_b = max(most_b, gain)
+            most_b = max(most_b, gains[1, z])
     most = max(most, score + max(most_a, best_single[a]) + leave[b],
                score + max(most_b, best_single[b]) + leave[a],
                end + max(most_a + best_single[b], most_b + best_single[a]))
@@ -1195,12 +1195,15 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                     zone_first = L_ZONE_SQUARES + 1
                     zone_end = zone_first + laid[p, L_ZONE_SQUARES]
                     below = False
+                    # (Whether gains[] holds this cluster's gains: _two_left_bound's `known`.)
+                    known = False
                     if shapes[shape, 2] < scaled_threshold:
                         most = _two_left_bound(
                             score, used, full, threshold, bingo, leave, best_single, strides,
                             left_of[used], board, fresh, placed, laid[p], zone_first, zone_end,
                             size, values, letter_mult, word_mult, codes, gains, exact, no_keys,
-                            order)
+                            order, False)
+                        known = True
                         # (Kept at least as large when exact, at most when not: rounding
                         # never rules out a cluster that can count.)
                         shapes[shape, 3] = exact[0]
@@ -1225,7 +1228,7 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
                             score, used, full, threshold, bingo, leave, best_single, strides,
                             left_of[used], board, fresh, placed, laid[p], zone_first, zone_end,
                             size, values, letter_mult, word_mult, codes, gains, exact, checks,
-                            order)
+                            order, known)
                         below = exact[0] == 1
                     for t in range(laid[p, L_TILES]):
                         board[laid[p, L_SQUARES + t]] = 0
