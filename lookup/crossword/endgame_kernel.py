@@ -638,7 +638,8 @@ def _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
     """engine_kernel.search (`mode`, the leave table and bound given) of the plays of `rack`
     on the board `cells` (its setup `prepared`: prepare_board) that cover a square of the
     zone of the tiles laid since the root (node_zone, which also sets the roots' `blocked`):
-    its count or whether it found one; 0 without a search when no tile was laid.
+    its count or whether it found one; 0 without a search when the zone is empty (no tile
+    laid since the root, or none with an empty square next to it).
     """
     size = params[P_SIZE]
     zone_anchor = roots[RT_ZONE_ANCHOR]
@@ -654,8 +655,8 @@ def _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return found
 
 
-def _best_root_first(roots, racks, side, out_value, tiles_left, record_width, found, records,
-                     equity):
+def _winning_root_play(roots, racks, side, out_value, tiles_left, record_width, found,
+                       records, equity):
     """The index in the root records of the best root play `side` can make at the node
     (root_best, after _zone_search) when it beats the zone search's best (`found`: whether
     it has one, at records[0:], of equity[0]), by equity, ties by records_precede; else -1.
@@ -729,8 +730,8 @@ def _first_play(params, arcs, node_mask, values, letter_mult, word_mult, order, 
     found = _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                          prepared, rack, first_keys, first_values, float(OUT_FIRST), BEST_PLAY,
                          records, equity, roots, state)
-    p = _best_root_first(roots, racks, side, OUT_FIRST, state[S_TILES_LEFT + side],
-                         record_width, found, records, equity)
+    p = _winning_root_play(roots, racks, side, OUT_FIRST, state[S_TILES_LEFT + side],
+                           record_width, found, records, equity)
     if p >= 0:
         record_move(roots[RT_RECORDS], p * record_width, cells, size, staged, s_at)
         return 1
@@ -782,8 +783,8 @@ def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cel
     found = _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                          prepared, rack, out_keys, out_values, float(max(bonus, 0)), BEST_PLAY,
                          records, equity, roots, state)
-    p = _best_root_first(roots, racks, side, bonus, state[S_TILES_LEFT + side], record_width,
-                         found, records, equity)
+    p = _winning_root_play(roots, racks, side, bonus, state[S_TILES_LEFT + side],
+                           record_width, found, records, equity)
     best = 0
     best_move[b_at + M_SCORE] = 0
     best_move[b_at + M_PLACED] = 0
