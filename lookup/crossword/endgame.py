@@ -469,8 +469,9 @@ KERNEL_FUNCTIONS = ("board_setup", "setup", "prepared_search", "prepare_board",
                     "move_width", "copy_move", "same_move", "placed_value",
                     "apply_move", "take_back", "table_home", "table_find", "table_store",
                     "_sort_plays", "node_zone", "clear_zone", "root_list", "_root_open",
-                    "_rack_kinds", "root_best", "root_all", "_zone_search", "_winning_root_play",
-                    "list_moves", "_first_play", "_horizon", "_cache_find", "run")
+                    "_rack_kinds", "_bucket", "root_best", "root_all", "_zone_search",
+                    "_winning_root_play", "list_moves", "_first_play", "_horizon",
+                    "_cache_find", "run")
 # Nodes between two readings of the clock (each a return from the compiled search).
 _SLICE_NODES = 2048
 

@@ -168,15 +168,14 @@ OUT_FIRST = INFINITY
 MASK_WORDS = 4
 MASK_BITS = 60
 # root_state, per side (ROOT_STATE int64s from side * ROOT_STATE): the first play's index in
-# root_records and root_masks, the first bucket's in root_buckets, the plays listed, the
-# distinct tiles of the root rack, their codes, and the stride of each tile code (0 for a code
+# root_records and root_masks, the first bucket's in root_buckets, the count of distinct
+# tiles of the root rack, their codes, and the stride of each tile code (0 for a code
 # not in the rack) in the sub-multiset index: a sub-multiset taking c_k copies of the k-th
 # distinct tile is the bucket sum of c_k * stride_k (mixed radix, the rack's counts + 1).
 RS_AT = 0
 RS_BUCKET_AT = 1
-RS_COUNT = 2
-RS_KINDS = 3
-RS_CODES = 4
+RS_KINDS = 2
+RS_CODES = 3
 RS_STRIDE = RS_CODES + CODES
 ROOT_STATE = RS_STRIDE + CODES
 # Sort key of a root play: its bucket, then its score (the highest first).
@@ -196,7 +195,6 @@ RT_ZONE_ANCHOR = 7
 RT_TAKEN = 8
 RT_COUNTS = 9
 RT_EQUITY = 10
-ROOTS = 11
 
 
 # Table entry fields (`info`), beside three key words per slot.
@@ -550,7 +548,6 @@ def root_list(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
         root_buckets[bucket_at + bucket + 1] += 1
     for b in range(subsets):
         root_buckets[bucket_at + b + 1] += root_buckets[bucket_at + b]
-    root_state[base + RS_COUNT] = count
     return count
 
 
@@ -574,6 +571,16 @@ def _rack_kinds(root_state, base, racks, side, taken, counts):
     return kinds
 
 
+def _bucket(root_state, base, kinds, taken):
+    """The bucket of the sub-multiset `taken` (copies of each of the root rack's distinct
+    tiles, root_state from `base`).
+    """
+    index = 0
+    for k in range(kinds):
+        index += taken[k] * root_state[base + RS_STRIDE + root_state[base + RS_CODES + k]]
+    return index
+
+
 def root_best(root_state, root_records, root_masks, root_buckets, racks, side, blocked,
               out_value, tiles_left, record_width, taken, counts, root_equity):
     """The best of the root plays `side` can make at the node (its rack now, none covering
@@ -588,10 +595,9 @@ def root_best(root_state, root_records, root_masks, root_buckets, racks, side, b
     found = -1
     best = 0
     while next_subset(kinds, counts, taken):
-        index = 0
+        index = _bucket(root_state, base, kinds, taken)
         tiles = 0
-        for k in range(root_state[base + RS_KINDS]):
-            index += taken[k] * root_state[base + RS_STRIDE + root_state[base + RS_CODES + k]]
+        for k in range(kinds):
             tiles += taken[k]
         bonus = out_value if tiles == tiles_left else 0
         for p in range(at + root_buckets[bucket_at + index],
@@ -619,9 +625,7 @@ def root_all(root_state, root_records, root_masks, root_buckets, racks, side, bl
     bucket_at = root_state[base + RS_BUCKET_AT]
     kinds = _rack_kinds(root_state, base, racks, side, taken, counts)
     while next_subset(kinds, counts, taken):
-        index = 0
-        for k in range(root_state[base + RS_KINDS]):
-            index += taken[k] * root_state[base + RS_STRIDE + root_state[base + RS_CODES + k]]
+        index = _bucket(root_state, base, kinds, taken)
         for p in range(at + root_buckets[bucket_at + index],
                        at + root_buckets[bucket_at + index + 1]):
             if _root_open(root_masks, p, blocked):
