@@ -100,6 +100,17 @@ class _Solver:
         return line_moves(engine, board, line[:1])[0]
 
 
+def _warm_up(engine, board, rack, other) -> None:
+    """Solve one endgame a ply deep, untimed: the process's first solve compiles the kernel
+    (or loads it from numba's cache) and writes its workspace's pages, a minute of CPU at
+    worst, which no timed solve may count.
+    """
+    from lookup.crossword.endgame import endgame_search
+
+    endgame_search(engine, engine.cells(board), [engine.rack_counts(rack, board),
+                                                 engine.rack_counts(other, board)]).solve(plies=1)
+
+
 def exact_endgame(engine, board, rack, other) -> dict:
     """One endgame of the batch: the first solve's figures and both spreads."""
     from lookup.play.game import Game
@@ -122,6 +133,8 @@ def exact_endgame_rows(engine) -> list[dict]:
         done = [json.loads(line) for line in EXACT_CHECKPOINT.read_text().splitlines() if line]
     positions = [] if RECORDED_ONLY else bag_empty_positions(engine, EXACT_ENDGAMES)
     EXACT_CHECKPOINT.parent.mkdir(parents=True, exist_ok=True)
+    if len(done) < len(positions):
+        _warm_up(engine, *positions[len(done)])
     with EXACT_CHECKPOINT.open("a") as checkpoint:
         for index in range(len(done), len(positions)):
             board, rack, other = positions[index]
@@ -160,6 +173,7 @@ def exact_tail_rows(engine) -> list[dict]:
                                         TAIL_CHECKPOINT.read_text().splitlines() if line)}
     if not RECORDED_ONLY and any(index not in done for index in unsolved):
         positions = bag_empty_positions(engine, TAIL_ENDGAMES)
+        _warm_up(engine, *positions[0])
         with TAIL_CHECKPOINT.open("a") as checkpoint:
             for index in unsolved:
                 if index in done:
