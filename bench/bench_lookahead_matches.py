@@ -34,6 +34,8 @@
   solved again (the first solve only) with TAIL_SECONDS (60 s of CPU), each appended to
   TAIL_CHECKPOINT (bench/checkpoints/exact-tail.jsonl): how many of the first 100 are solved
   within 30 and 60 s, and the time within which 95 of them are (what the goal asks of 10 s).
+  Both checkpoints are one solver's: a new solver starts both afresh (the old ones kept with
+  their solver's commit in their names, as EXACT_BASELINE reads them).
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
 TAIL_ENDGAMES=0 the tail; each part has its own area (the other games' matches
