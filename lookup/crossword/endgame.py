@@ -654,10 +654,10 @@ class KernelSearch:
 
     The game must allow words again (repeat_words): the kernel lists plays without asking
     which words the board holds. The line is read back after the search: from each position
-    of an exact search, the first move (the table's first, then the search's order) whose
-    value, solved again to the end from the position it leads to, gives the position's value
-    (the table makes these solves quick); after a search cut by depth or time, the table's
-    moves.
+    of an exact search, the first move (the table's first, then the search's order) that
+    gives the position's value, each tested by one null-window search to the end of the
+    position it leads to (the table makes these quick); after a search cut by depth or time,
+    the table's moves.
 
     Args:
         engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
@@ -837,13 +837,15 @@ class KernelSearch:
         return value, cuts
 
     # --- the line, read back -------------------------------------------------------------
-    def _exact_value(self, cells, racks, side: int, scoreless: int) -> int:
-        """The value of a position for `side` to move, solved to the end (one round: in a
-        line of an exact search, the table holds most of it).
+    def _at_most(self, cells, racks, side: int, scoreless: int, bound: int) -> bool:
+        """Whether the value of a position for `side` to move, solved to the end, is at most
+        `bound`: one null-window search (the bound is all the line needs, and the table
+        already holds the MTD(f) rounds' bounds near it; a whole window cost one of the exact
+        batch's endgames 72 s of read-back after a 10 s search).
         """
-        value, _cuts = self._root(cells, racks, side, TO_THE_END, -_INFINITY, _INFINITY,
+        value, _cuts = self._root(cells, racks, side, TO_THE_END, bound, bound + 1,
                                   scoreless, first_plays=False)
-        return value
+        return value <= bound
 
     def _table_move(self, cells, racks, side: int, scoreless: int):
         """The new tiles (packed as in the kernel) of the table's move of a position, or None."""
@@ -937,17 +939,19 @@ class KernelSearch:
                 after = 0 if score else scoreless + 1
                 child = None
                 if placed and len(placed) == sum(racks[side]):
-                    worth = score + 2 * rack_values[other]
+                    gives = score + 2 * rack_values[other] == value
                 elif after >= self.limit:
                     kept = rack_values[side] - sum(self.values[tile] for _s, _c, tile in placed)
-                    worth = score - kept + rack_values[other]
+                    gives = score - kept + rack_values[other] == value
                 else:
                     child = [list(cells), [list(rack) for rack in racks]]
                     for square, code, tile in placed:
                         child[0][square] = code
                         child[1][side][tile] -= 1
-                    worth = score - self._exact_value(*child, other, after)
-                if worth == value:
+                    # No move is worth more than the value: this one gives it when what its
+                    # child is worth to the other side is at most score - value.
+                    gives = self._at_most(*child, other, after, score - value)
+                if gives:
                     break
             else:  # pragma: no cover - the value is the best move's: one of them gives it
                 raise AssertionError(f"no move gives the endgame's value {value}")
