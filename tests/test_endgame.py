@@ -281,16 +281,24 @@ def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
     # (_first_play). Here on real boards, each with a root of up to four of its tiles lifted
     # (none: the root itself), full racks, blanks kept, and cuts of them: the list is the
     # engine's every play sorted (play_order), move for move, and the first play its first,
-    # ties included.
+    # ties included; with no first plays (the round to the end of the game), the list is
+    # sorted by end_order.
     from lookup.crossword import endgame_kernel
-    from lookup.crossword.endgame import _kernel, _packed, _Workspace, play_order, play_tiles
+    from lookup.crossword.endgame import (
+        _kernel,
+        _packed,
+        _Workspace,
+        end_order,
+        play_order,
+        play_tiles,
+    )
     from lookup.crossword.engine_kernel import R_LENGTH, R_SCORE, RECORD_FIELDS
 
     game = "scrabble-en"
     engine = MoveEngine(fixture_game(game), compiled=False)
     cw, space, kernel = engine.cw, _Workspace(engine), _kernel(False)
     rng = random.Random(35)
-    compared = tied = lifted = 0
+    compared = tied = lifted = reordered = 0
     for position in [p for p in selfplay_positions(game) if not p["bag"]]:
         board = cw.parse_board(position["board"])
         cells = engine.cells(board)
@@ -311,6 +319,7 @@ def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
             staged = [0] * space.width
             state = [0] * endgame_kernel.STATE
             state[endgame_kernel.S_TILES_LEFT] = sum(rack)
+            state[endgame_kernel.S_FIRST_PLAYS] = 1
             found = kernel["_first_play"](*engine.kernel_constants, cells, setup, racks, 0,
                                           space.first_keys, space.first_values, space.records,
                                           space.equity, staged, 0, state, roots)
@@ -321,11 +330,21 @@ def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
                                           space.equity, space.scratch, space.sort_keys,
                                           space.sort_order, space.sort_spare, arena, 0,
                                           space.width, state, roots)
-            moves = [(arena[at + endgame_kernel.M_SCORE],
-                      tuple(arena[at + 2:at + 2 + arena[at + endgame_kernel.M_PLACED]]))
-                     for at in range(0, listed * space.width, space.width)]
+            moves = listed_moves(arena, listed, space.width)
             assert moves == [(play[R_SCORE], _packed(play_tiles(play, cells, engine.size)))
                              for play in plays], tiles
+            state[endgame_kernel.S_FIRST_PLAYS] = 0
+            listed = kernel["list_moves"](*engine.kernel_constants, cells, setup, racks, 0,
+                                          space.no_keys, space.no_values, space.records,
+                                          space.equity, space.scratch, space.sort_keys,
+                                          space.sort_order, space.sort_spare, arena, 0,
+                                          space.width, state, roots)
+            placed_tiles = {play: play_tiles(play, cells, engine.size) for play in plays}
+            to_the_end = sorted(plays, key=lambda play: end_order(play, sum(
+                engine.values[tile] for _square, _code, tile in placed_tiles[play])))
+            reordered += to_the_end != plays
+            assert listed_moves(arena, listed, space.width) == [
+                (play[R_SCORE], _packed(placed_tiles[play])) for play in to_the_end], tiles
             assert found == (count > 0), tiles
             if not count:
                 continue
@@ -334,8 +353,17 @@ def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
             compared += 1
             tied += len(plays) > 1 and play_order(plays[1])[:2] == play_order(plays[0])[:2]
     # 139 racks, 39 of them with the first place tied (blanks, one-tile plays); 288 tiles
-    # lifted in all.
-    assert (compared, tied, lifted) == (139, 39, 288)
+    # lifted in all; the order to the end of the game differs on 67 of them.
+    assert (compared, tied, lifted, reordered) == (139, 39, 288, 67)
+
+
+def listed_moves(arena, count: int, width: int) -> list:
+    """(score, packed new tiles) of each of a kernel list's moves (endgame_kernel.list_moves)."""
+    from lookup.crossword import endgame_kernel
+
+    return [(arena[at + endgame_kernel.M_SCORE],
+             tuple(arena[at + 2:at + 2 + arena[at + endgame_kernel.M_PLACED]]))
+            for at in range(0, count * width, width)]
 
 
 def board_setup(engine, cells) -> list:

@@ -12,8 +12,10 @@ fill the table for it). A transposition table, keyed by Zobrist hashes of
 the board, both racks, the side to move and the scoreless-turn count, holds each position's
 value or bound, its best move (searched first next time) and, for exact values, the line.
 Moves are tried best first: the table's move, then the plays that empty the rack, then the
-other plays, each by score (ties in the engine's best-play order, play_order), the pass
-last. Plays come from the fast engine (lookup/crossword/engine.py), each board and rack's once
+other plays, each by score (ties in the engine's best-play order, play_order; in the round
+to the end of the game, by score plus twice the value of the tiles they place, end_order: a
+tile kept is worth its value to the other side, twice once it goes out), the pass last.
+Plays come from the fast engine (lookup/crossword/engine.py), each board and rack's once
 per search; one ply above the depth cut a single best-play search gives the node's value
 (EndgameSearch). Positions change in place and are restored after each move.
 
@@ -86,6 +88,15 @@ def play_order(play) -> tuple:
             play[R_START], play[RECORD_FIELDS:], play[R_BLANKS])
 
 
+def end_order(play, placed_value: int) -> tuple:
+    """play_order in a search to the end of the game: by score plus
+    endgame_kernel.TILE_VALUE_ORDER times `placed_value`, the value of the tiles it places.
+    """
+    return (play[R_LEAVE] != EMPTY_LEAVE,
+            -play[R_SCORE] - endgame_kernel.TILE_VALUE_ORDER * placed_value, play[R_DIRECTION],
+            play[R_LINE], play[R_START], play[RECORD_FIELDS:], play[R_BLANKS])
+
+
 def play_tiles(play, cells, size: int) -> list:
     """New tiles of a play (an engine record) on `cells`: (square, cell code, rack code),
     the rack code 0 for a blank.
@@ -144,8 +155,9 @@ class EndgameSearch:
     Two shortcuts, each leaving every value unchanged (tests/test_endgame.py solves with and
     without them):
     - Move lists: the plays of a board and a rack depend on nothing else, so each (board hash,
-      rack hash) is listed by the engine once per search, kept in order (plays that go out
-      first, then by score) with each play's tiles and hashes worked out when first tried.
+      rack hash) is listed by the engine once per search (and again for the round to the
+      end, in its order), kept in order (plays that go out first, then by score) with each
+      play's tiles and hashes worked out when first tried.
     - The horizon: a node one ply above the depth cut (and not at the scoreless-turn limit)
       is worth its best play's score, or score plus twice the opponent's rack for a play that
       goes out, or 0 (a pass or a play scoring 0: cut); the engine's best play by equity,
@@ -233,7 +245,9 @@ class EndgameSearch:
                 self.tiles_left[side] - len(placed))
 
     def _plays(self, side: int) -> list:
-        """The side's plays (record tuples): going out first, then by score."""
+        """The side's plays (record tuples): going out first, then by score (play_order; in
+        the round to the end of the game, end_order).
+        """
         out, count = self.engine.search_cells(self.cells, self._kernel_rack(side))
         width = self.engine.width
         rows = out[:count * width]
@@ -241,7 +255,12 @@ class EndgameSearch:
             rows = rows.tolist()
         plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
                  for at in range(0, count * width, width)]
-        plays.sort(key=play_order)
+        if self.round_depth < TO_THE_END:
+            plays.sort(key=play_order)
+        else:
+            values, cells, size = self.values, self.cells, self.size
+            plays.sort(key=lambda play: end_order(play, sum(
+                values[tile] for _square, _code, tile in play_tiles(play, cells, size))))
         return plays
 
     def ordered_moves(self, side: int, first):
@@ -399,6 +418,8 @@ class EndgameSearch:
         """
         def one_round(depth: int):
             cuts_before = self.cuts
+            if (depth < TO_THE_END) != (self.round_depth < TO_THE_END):
+                self.move_lists.clear()  # lists in the other order (_plays)
             self.round_depth, self.deepest = depth, 0
             try:
                 value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless)
@@ -549,6 +570,7 @@ class _Workspace:
         # Generations start at 1: a zeroed slot (generation 0) is free.
         self.generation = 0  # each search adds one before its first use
         self.list_generation = 1
+        self.list_first_plays = True  # the order of the cache's lists (KernelSearch._root)
         # The root lists (endgame_kernel.root_list) and the racks they were made for (None:
         # none made yet), grown as needed; a node's storage for them; a board setup's room.
         n2 = size * size
@@ -733,9 +755,12 @@ class KernelSearch:
         if depth > TO_THE_END:
             raise BadInput(f"an endgame search deeper than {TO_THE_END} plies")
         if space.list_generation != state[k.S_LIST_GENERATION] or \
-                state[k.S_ARENA_TOP] > state[k.S_KEEP_LIMIT]:
-            # A full cache starts afresh between searches (no frame holds a list then).
+                state[k.S_ARENA_TOP] > state[k.S_KEEP_LIMIT] or \
+                space.list_first_plays != first_plays:
+            # A full cache starts afresh between searches (no frame holds a list then), and
+            # so do lists in the other order (list_moves: TILE_VALUE_ORDER).
             space.list_generation += 1
+            space.list_first_plays = first_plays
             state[k.S_ARENA_TOP] = 0
         self._set_position(cells, racks)
         state[k.S_LIMIT] = self.limit

@@ -1,9 +1,10 @@
 """The endgame kernel: lookup/crossword/endgame.py's negamax, written for the compiled engine.
 
 The same search as EndgameSearch (negamax, alpha-beta, a transposition table keyed by Zobrist
-hashes, the table's move first, then the plays that go out, then the rest by score, the pass
-last; the horizon one ply above the depth cut answered by one best-play search), in the subset
-of Python numba compiles, like lookup/crossword/engine_kernel.py: flat int64 arrays, no objects,
+hashes, the table's move first, then the plays that go out, then the rest by score (to the end
+of the game, with TILE_VALUE_ORDER times the value of the tiles placed), the pass last; the
+horizon one ply above the depth cut answered by one best-play search), in the subset of
+Python numba compiles, like lookup/crossword/engine_kernel.py: flat int64 arrays, no objects,
 no recursion. lookup/crossword/engine_numba.compiled_extension compiles it against the compiled
 move engine; CPython runs the same source (tests/test_endgame.py compares both with
 EndgameSearch and with plain minimax).
@@ -161,6 +162,15 @@ STEP_FIRST = -2
 # What going out adds to a play's equity in _first_play's search: more than any score, so the
 # plays that go out come first, as in the lists.
 OUT_FIRST = INFINITY
+# In a search to the end of the game (S_FIRST_PLAYS unset), a list's plays that keep tiles are
+# ordered by their score plus this many times the value of the tiles they place: a tile kept
+# is worth its value to the other side, twice once it goes out. With 3,000,000 nodes each (a
+# budget in work, the same on any machine), 49 of the exact batch's first 70 endgames solved
+# instead of 46 (none lost), the 46 in 3.6 % fewer nodes. In the lists of the rounds cut by
+# depth too (their first plays still by score: _first_play's search does not order so, and
+# the kernel's tree would no longer be EndgameSearch's), 51 solved, in 6.4 % fewer nodes
+# (4 times the value: 51, 8.2 %).
+TILE_VALUE_ORDER = 2
 
 
 # The root lists (module docstring). A play's squares as a bitmask in MASK_WORDS int64s of
@@ -681,7 +691,8 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
                racks, side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
                sort_spare, arena, at, width, state, roots):
     """List `side`'s plays (the board `cells`, its setup `prepared`: prepare_board) at
-    arena[at:], going out first, then by score, ties by records_precede
+    arena[at:], going out first, then by score (to the end of the game, with
+    TILE_VALUE_ORDER times the tiles' value), ties by records_precede
     (lookup/crossword/endgame.play_order): those that cover the zone of the tiles laid since
     the root (_zone_search) and the root plays that do not (root_all). Returns how many, or
     -1 when `records` is too small (state[S_NEED] then says how many records the position
@@ -704,12 +715,14 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
     if at + count * width > len(arena) or count * width > len(scratch):
         return -2
     tiles_left = state[S_TILES_LEFT + side]
+    weight = 0 if state[S_FIRST_PLAYS] else TILE_VALUE_ORDER
     for i in range(count):
         record_move(records, i * record_width, cells, size, scratch, i * width)
         # (A play goes out when it places every tile left: the root plays' records keep the
         # root rack's leave.)
         out = 0 if scratch[i * width + M_PLACED] == tiles_left else 1
-        sort_keys[i] = out * INFINITY - records[i * record_width + R_SCORE]
+        sort_keys[i] = out * INFINITY - records[i * record_width + R_SCORE] \
+            - weight * placed_value(values, scratch, i * width)
         sort_order[i] = i
     _sort_plays(sort_order, sort_keys, sort_spare, count, records, record_width)
     for i in range(count):
