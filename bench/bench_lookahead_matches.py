@@ -37,12 +37,13 @@
   Both checkpoints are one solver's: a new solver starts both afresh (the old ones kept with
   their solver's commit in their names, as EXACT_BASELINE reads them). de87e5e's
   (exact-endgames-de87e5e.jsonl, exact-tail-de87e5e.jsonl: bench/results.md's rows until
-  dc39937's batch is complete) hold its line's read-back in their seconds (a whole-window
+  a later solver's batch is complete) hold its line's read-back in their seconds (a whole-window
   solve per move tried; since 7245a4e one null-window test), which took 79.5 s on one
   endgame of the batch (index 1753, measured again: 0.3 s; its row's 82.6 s is the batch's
   max) and 90 s on one of the tail's (index 29: 149.9 s, solved in 30.9 s), at most 3.3 s on
   the 43 others measured; dc39937 orders the round to the end by tile value too
-  (endgame_kernel.TILE_VALUE_ORDER).
+  (endgame_kernel.TILE_VALUE_ORDER), and its batch stopped at 446 endgames
+  (exact-endgames-dc39937.jsonl) when every round came to order so.
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
 TAIL_ENDGAMES=0 the tail; each part has its own area (the other games' matches

@@ -278,19 +278,19 @@ def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
     # The kernel finds a node's plays as the plays that cover the zone of the tiles laid since
     # the root, searched, and the root plays that do not (endgame_kernel.list_moves, root_all,
     # root_best: module docstring); it tries a list's first play before making the list
-    # (_first_play). Here on real boards, each with a root of up to four of its tiles lifted
-    # (none: the root itself), full racks, blanks kept, and cuts of them: the list is the
-    # engine's every play sorted (play_order), move for move, and the first play its first,
-    # ties included; with no first plays (the round to the end of the game), the list is
-    # sorted by end_order.
+    # (_first_play, with the leave table of the node's rack: first_table). Here on real
+    # boards, each with a root of up to four of its tiles lifted (none: the root itself), full
+    # racks at the root, blanks kept, and at the node the full rack or a cut of it: the list
+    # is the engine's every play in the search's order (play_order), move for move, and the
+    # first play its first, ties included.
     from lookup.crossword import endgame_kernel
     from lookup.crossword.endgame import (
         _kernel,
         _packed,
         _Workspace,
-        end_order,
         play_order,
         play_tiles,
+        sorted_plays,
     )
     from lookup.crossword.engine_kernel import R_LENGTH, R_SCORE, RECORD_FIELDS
 
@@ -298,63 +298,58 @@ def test_a_nodes_list_and_first_play_are_those_of_the_whole_search():
     engine = MoveEngine(fixture_game(game), compiled=False)
     cw, space, kernel = engine.cw, _Workspace(engine), _kernel(False)
     rng = random.Random(35)
-    compared = tied = lifted = reordered = 0
+    compared = tied = lifted = by_tile_value = 0
     for position in [p for p in selfplay_positions(game) if not p["bag"]]:
         board = cw.parse_board(position["board"])
         cells = engine.cells(board)
         other = cw.tiles.text(cw.tiles.unseen(board, cw.rack_codes(position["rack"])))
-        for tiles in (position["rack"], other, cut(rng, position["rack"], 3), cut(rng, other, 3)):
-            rack = engine.rack_counts(tiles, board)
-            out, count = engine.search_cells(cells, rack)
-            plays = sorted((tuple(out[at:at + RECORD_FIELDS + out[at + R_LENGTH]])
-                            for at in range(0, count * engine.width, engine.width)),
-                           key=play_order)
-            racks = list(rack) + [0] * endgame_kernel.CODES
+        for full in (position["rack"], other):
             root = list(cells)
             for square in rng.sample([q for q, c in enumerate(cells) if c], rng.randint(0, 4)):
                 root[square] = 0
                 lifted += 1
-            roots = space.roots_for(root, racks)
-            setup = board_setup(engine, cells)
-            staged = [0] * space.width
-            state = [0] * endgame_kernel.STATE
-            state[endgame_kernel.S_TILES_LEFT] = sum(rack)
-            state[endgame_kernel.S_FIRST_PLAYS] = 1
-            found = kernel["_first_play"](*engine.kernel_constants, cells, setup, racks, 0,
-                                          space.first_keys, space.first_values, space.records,
-                                          space.equity, staged, 0, state, roots)
-            arena = [0] * (len(plays) * space.width)
-            space.grow_records(len(plays))
-            listed = kernel["list_moves"](*engine.kernel_constants, cells, setup, racks, 0,
-                                          space.no_keys, space.no_values, space.records,
-                                          space.equity, space.scratch, space.sort_keys,
-                                          space.sort_order, space.sort_spare, arena, 0,
-                                          space.width, state, roots)
-            moves = listed_moves(arena, listed, space.width)
-            assert moves == [(play[R_SCORE], _packed(play_tiles(play, cells, engine.size)))
-                             for play in plays], tiles
-            state[endgame_kernel.S_FIRST_PLAYS] = 0
-            listed = kernel["list_moves"](*engine.kernel_constants, cells, setup, racks, 0,
-                                          space.no_keys, space.no_values, space.records,
-                                          space.equity, space.scratch, space.sort_keys,
-                                          space.sort_order, space.sort_spare, arena, 0,
-                                          space.width, state, roots)
-            placed_tiles = {play: play_tiles(play, cells, engine.size) for play in plays}
-            to_the_end = sorted(plays, key=lambda play: end_order(play, sum(
-                engine.values[tile] for _square, _code, tile in placed_tiles[play])))
-            reordered += to_the_end != plays
-            assert listed_moves(arena, listed, space.width) == [
-                (play[R_SCORE], _packed(placed_tiles[play])) for play in to_the_end], tiles
-            assert found == (count > 0), tiles
-            if not count:
-                continue
-            placed = staged[endgame_kernel.M_PLACED]
-            assert (staged[endgame_kernel.M_SCORE], tuple(staged[2:2 + placed])) == moves[0], tiles
-            compared += 1
-            tied += len(plays) > 1 and play_order(plays[1])[:2] == play_order(plays[0])[:2]
-    # 139 racks, 39 of them with the first place tied (blanks, one-tile plays); 288 tiles
-    # lifted in all; the order to the end of the game differs on 67 of them.
-    assert (compared, tied, lifted, reordered) == (139, 39, 288, 67)
+            roots = space.roots_for(root, list(engine.rack_counts(full, board))
+                                    + [0] * endgame_kernel.CODES)
+            for tiles in (full, cut(rng, full, 3)):
+                rack = engine.rack_counts(tiles, board)
+                out, count = engine.search_cells(cells, rack)
+                plays = [tuple(out[at:at + RECORD_FIELDS + out[at + R_LENGTH]])
+                         for at in range(0, count * engine.width, engine.width)]
+                ordered = sorted_plays(plays, engine.values, cells, engine.size)
+                by_score = sorted(ordered, key=lambda play: -play[R_SCORE])
+                by_tile_value += [p[R_SCORE] for p in ordered] != [p[R_SCORE] for p in by_score]
+                racks = list(rack) + [0] * endgame_kernel.CODES
+                setup = board_setup(engine, cells)
+                staged = [0] * space.width
+                state = [0] * endgame_kernel.STATE
+                state[endgame_kernel.S_TILES_LEFT] = sum(rack)
+                found = kernel["_first_play"](*engine.kernel_constants, cells, setup, racks, 0,
+                                              space.records, space.equity, staged, 0, state,
+                                              roots)
+                arena = [0] * (len(plays) * space.width)
+                space.grow_records(len(plays))
+                listed = kernel["list_moves"](*engine.kernel_constants, cells, setup, racks, 0,
+                                              space.no_keys, space.no_values, space.records,
+                                              space.equity, space.scratch, space.sort_keys,
+                                              space.sort_order, space.sort_spare, arena, 0,
+                                              space.width, state, roots)
+                moves = listed_moves(arena, listed, space.width)
+                assert moves == [(play[R_SCORE], _packed(play_tiles(play, cells, engine.size)))
+                                 for play in ordered], tiles
+                assert found == (count > 0), tiles
+                if not count:
+                    continue
+                placed = staged[endgame_kernel.M_PLACED]
+                assert (staged[endgame_kernel.M_SCORE], tuple(staged[2:2 + placed])) \
+                    == moves[0], tiles
+                compared += 1
+                first_two = [play_order(play, sum(engine.values[tile] for _s, _c, tile in
+                                                  play_tiles(play, cells, engine.size)))[:2]
+                             for play in ordered[:2]]
+                tied += len(first_two) == 2 and first_two[0] == first_two[1]
+    # 137 racks, 25 of them with the first place tied (blanks, one-tile plays); 168 tiles
+    # lifted in all; the order differs from the order by score on 71 of them.
+    assert (compared, tied, lifted, by_tile_value) == (137, 25, 168, 71)
 
 
 def listed_moves(arena, count: int, width: int) -> list:

@@ -12,9 +12,9 @@ fill the table for it). A transposition table, keyed by Zobrist hashes of
 the board, both racks, the side to move and the scoreless-turn count, holds each position's
 value or bound, its best move (searched first next time) and, for exact values, the line.
 Moves are tried best first: the table's move, then the plays that empty the rack, then the
-other plays, each by score (ties in the engine's best-play order, play_order; in the round
-to the end of the game, by score plus twice the value of the tiles they place, end_order: a
-tile kept is worth its value to the other side, twice once it goes out), the pass last.
+other plays, each by score plus twice the value of the tiles they place (a tile kept is worth
+its value to the other side, twice once it goes out; ties in the engine's best-play order:
+play_order), the pass last.
 Plays come from the fast engine (lookup/crossword/engine.py), each board and rack's once
 per search; one ply above the depth cut a single best-play search gives the node's value
 (EndgameSearch). Positions change in place and are restored after each move.
@@ -77,24 +77,25 @@ _ZOBRIST_SEED = 0x5EED
 _MOVE_LISTS = 200_000
 
 
-def play_order(play) -> tuple:
+def play_order(play, placed_value: int) -> tuple:
     """The sort key of a play (a record tuple) in the search's move order: the plays that go
-    out first, then by score, ties in the order the engine's best-play search breaks them
+    out first, then by score plus endgame_kernel.TILE_VALUE_ORDER times `placed_value`, the
+    value of the tiles it places; ties in the order the engine's best-play search breaks them
     (direction, line, start, the main word's codes, blank bits: engine_kernel._precedes), so
     that a best-play search finds the first play of a list (the compiled search tries it before
     listing the rest, lookup/crossword/endgame_kernel.py).
     """
-    return (play[R_LEAVE] != EMPTY_LEAVE, -play[R_SCORE], play[R_DIRECTION], play[R_LINE],
-            play[R_START], play[RECORD_FIELDS:], play[R_BLANKS])
-
-
-def end_order(play, placed_value: int) -> tuple:
-    """play_order in a search to the end of the game: by score plus
-    endgame_kernel.TILE_VALUE_ORDER times `placed_value`, the value of the tiles it places.
-    """
     return (play[R_LEAVE] != EMPTY_LEAVE,
             -play[R_SCORE] - endgame_kernel.TILE_VALUE_ORDER * placed_value, play[R_DIRECTION],
             play[R_LINE], play[R_START], play[RECORD_FIELDS:], play[R_BLANKS])
+
+
+def sorted_plays(plays, values, cells, size: int) -> list:
+    """Plays (record tuples) on `cells` in the search's move order (play_order); `values`: the
+    tiles' values by rack code.
+    """
+    return sorted(plays, key=lambda play: play_order(play, sum(
+        values[tile] for _square, _code, tile in play_tiles(play, cells, size))))
 
 
 def play_tiles(play, cells, size: int) -> list:
@@ -245,9 +246,7 @@ class EndgameSearch:
                 self.tiles_left[side] - len(placed))
 
     def _plays(self, side: int) -> list:
-        """The side's plays (record tuples): going out first, then by score (play_order; in
-        the round to the end of the game, end_order).
-        """
+        """The side's plays (record tuples) in the search's order (play_order)."""
         out, count = self.engine.search_cells(self.cells, self._kernel_rack(side))
         width = self.engine.width
         rows = out[:count * width]
@@ -255,13 +254,7 @@ class EndgameSearch:
             rows = rows.tolist()
         plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
                  for at in range(0, count * width, width)]
-        if self.round_depth < TO_THE_END:
-            plays.sort(key=play_order)
-        else:
-            values, cells, size = self.values, self.cells, self.size
-            plays.sort(key=lambda play: end_order(play, sum(
-                values[tile] for _square, _code, tile in play_tiles(play, cells, size))))
-        return plays
+        return sorted_plays(plays, self.values, self.cells, self.size)
 
     def ordered_moves(self, side: int, first):
         """The side's move entries (_entry): `first` (the table's) first, then the plays
@@ -418,8 +411,6 @@ class EndgameSearch:
         """
         def one_round(depth: int):
             cuts_before = self.cuts
-            if (depth < TO_THE_END) != (self.round_depth < TO_THE_END):
-                self.move_lists.clear()  # lists in the other order (_plays)
             self.round_depth, self.deepest = depth, 0
             try:
                 value, line = self.negamax(0, depth, -_INFINITY, _INFINITY, self.scoreless)
@@ -491,7 +482,8 @@ KERNEL_FUNCTIONS = ("board_setup", "setup", "prepared_search", "prepare_board",
                     "apply_move", "take_back", "table_home", "table_find", "table_store",
                     "_sort_plays", "node_zone", "clear_zone", "root_list", "_root_open",
                     "_rack_kinds", "_bucket", "root_best", "root_all", "_zone_search",
-                    "_winning_root_play", "list_moves", "_first_play", "_horizon",
+                    "_winning_root_play", "list_moves", "first_table", "_first_play",
+                    "_horizon",
                     "_cache_find", "run")
 # Nodes between two readings of the clock (each a return from the compiled search).
 _SLICE_NODES = 2048
@@ -565,12 +557,9 @@ class _Workspace:
         self.grow_records(256)
         self.no_keys, self.no_values = self.zeros(0), self.floats(0)
         self.out_keys, self.out_values = self.zeros(8), self.floats(8)
-        first = engine.keyed_leave_table([EMPTY_LEAVE], [float(endgame_kernel.OUT_FIRST)])
-        self.first_keys, self.first_values = first.keys, first.values
         # Generations start at 1: a zeroed slot (generation 0) is free.
         self.generation = 0  # each search adds one before its first use
         self.list_generation = 1
-        self.list_first_plays = True  # the order of the cache's lists (KernelSearch._root)
         # The root lists (endgame_kernel.root_list) and the racks they were made for (None:
         # none made yet), grown as needed; a node's storage for them; a board setup's room.
         n2 = size * size
@@ -590,6 +579,8 @@ class _Workspace:
         self.zone_anchor = self.zeros(2 * n2)
         self.taken, self.counts = self.zeros(k.CODES), self.zeros(k.CODES)
         self.root_equity = self.zeros(1)
+        self.first_keys, self.first_values, self.first_made = (self.zeros(0), self.floats(0),
+                                                               self.zeros(0))
 
     def ints(self, values):
         return np.asarray(values, dtype=np.int64) if self.compiled else [int(v) for v in values]
@@ -619,7 +610,8 @@ class _Workspace:
         """The root arrays as the kernel takes them (endgame_kernel.RT_*)."""
         return (self.root_state, self.root_records, self.root_masks, self.root_buckets,
                 self.root_cells, self.blocked, self.zone, self.zone_anchor, self.taken,
-                self.counts, self.root_equity)
+                self.counts, self.root_equity, self.first_keys, self.first_values,
+                self.first_made)
 
     def roots_for(self, cells, racks) -> tuple:
         """The root arrays for a search from the position `cells`, `racks` (the kernel's
@@ -654,6 +646,14 @@ class _Workspace:
                                            for n in racks[side * k.CODES:(side + 1) * k.CODES])
                 side += 1
         self.root_racks = [int(n) for n in racks]
+        # One first_table per bucket (endgame_kernel.RT_FIRST_KEYS): room for every multiset
+        # the larger root rack can keep, at most half the slots full.
+        largest = max(math.prod(int(n) + 1 for n in racks[side * k.CODES:(side + 1) * k.CODES])
+                      for side in (0, 1))
+        slots = 1 << (2 * largest - 1).bit_length()
+        self.first_keys, self.first_values = self.zeros(bucket_at * slots), self.floats(
+            bucket_at * slots)
+        self.first_made = self.zeros(bucket_at)
         return self.roots
 
     def grow_arena(self) -> None:
@@ -755,12 +755,9 @@ class KernelSearch:
         if depth > TO_THE_END:
             raise BadInput(f"an endgame search deeper than {TO_THE_END} plies")
         if space.list_generation != state[k.S_LIST_GENERATION] or \
-                state[k.S_ARENA_TOP] > state[k.S_KEEP_LIMIT] or \
-                space.list_first_plays != first_plays:
-            # A full cache starts afresh between searches (no frame holds a list then), and
-            # so do lists in the other order (list_moves: TILE_VALUE_ORDER).
+                state[k.S_ARENA_TOP] > state[k.S_KEEP_LIMIT]:
+            # A full cache starts afresh between searches (no frame holds a list then).
             space.list_generation += 1
-            space.list_first_plays = first_plays
             state[k.S_ARENA_TOP] = 0
         self._set_position(cells, racks)
         state[k.S_LIMIT] = self.limit
@@ -789,8 +786,7 @@ class KernelSearch:
                          space.staged_moves, space.boards, space.board_keys, space.squares,
                          space.codes, space.records, space.equity, space.scratch,
                          space.sort_keys, space.sort_order, space.sort_spare, space.no_keys,
-                         space.no_values, space.out_keys, space.out_values, space.first_keys,
-                         space.first_values, state, roots)
+                         space.no_values, space.out_keys, space.out_values, state, roots)
             self.nodes = int(state[k.S_NODES])
             if status == k.DONE:
                 return int(state[k.S_RET]), int(state[k.S_CUTS]) - cuts_before
@@ -901,8 +897,8 @@ class KernelSearch:
             rows = rows.tolist()
         plays = [tuple(rows[at:at + RECORD_FIELDS + rows[at + R_LENGTH]])
                  for at in range(0, count * width, width)]
-        plays.sort(key=play_order)
-        moves = [(play, play_tiles(play, cells, self.size)) for play in plays] + [(PASS, [])]
+        moves = [(play, play_tiles(play, cells, self.size))
+                 for play in sorted_plays(plays, self.values, cells, self.size)] + [(PASS, [])]
         if first is None:
             first = self._table_move(cells, racks, side, scoreless)
         if first is not None:

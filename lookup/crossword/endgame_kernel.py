@@ -1,8 +1,8 @@
 """The endgame kernel: lookup/crossword/endgame.py's negamax, written for the compiled engine.
 
 The same search as EndgameSearch (negamax, alpha-beta, a transposition table keyed by Zobrist
-hashes, the table's move first, then the plays that go out, then the rest by score (to the end
-of the game, with TILE_VALUE_ORDER times the value of the tiles placed), the pass last; the
+hashes, the table's move first, then the plays that go out, then the rest by score plus
+TILE_VALUE_ORDER times the value of the tiles placed, the pass last; the
 horizon one ply above the depth cut answered by one best-play search), in the subset of
 Python numba compiles, like lookup/crossword/engine_kernel.py: flat int64 arrays, no objects,
 no recursion. lookup/crossword/engine_numba.compiled_extension compiles it against the compiled
@@ -11,7 +11,8 @@ EndgameSearch and with plain minimax).
 
 One difference in work, none in the search: with S_FIRST_PLAYS set, a node's list is made only
 when needed. After the table's move, the list's first play is found by one best-play search
-(_first_play), and the list is made only if that play does not reach beta: in a 5-ply search
+(_first_play: the score plus a leave table of the node's rack, first_table, is the list's
+order), and the list is made only if that play does not reach beta: in a 5-ply search
 of self-play endgames 97 % of the nodes that needed a list were cut by that play (a best-play
 search costs 45-80 % of a list on endgame boards: 45 % with 3 tiles, 75 % with 7). A search to
 the end of the game (no depth cut) leaves it unset: there about a third of the nodes that
@@ -71,13 +72,14 @@ from lookup.crossword.engine_kernel import (
     RECORD_FIELDS,
     fill_leave_table,
     int_array,
+    leave_home,
     next_subset,
     record_move,
     records_precede,
     update_setup,
 )
 from lookup.crossword.engine_kernel import setup as board_setup
-from lookup.crossword.tiles import EMPTY_LEAVE
+from lookup.crossword.tiles import EMPTY_LEAVE, LEAVE_DIGIT
 
 INFINITY = 1 << 30
 # Depth of a table entry whose value no depth cut touched: valid for every search.
@@ -162,14 +164,12 @@ STEP_FIRST = -2
 # What going out adds to a play's equity in _first_play's search: more than any score, so the
 # plays that go out come first, as in the lists.
 OUT_FIRST = INFINITY
-# In a search to the end of the game (S_FIRST_PLAYS unset), a list's plays that keep tiles are
-# ordered by their score plus this many times the value of the tiles they place: a tile kept
-# is worth its value to the other side, twice once it goes out. With 3,000,000 nodes each (a
-# budget in work, the same on any machine), 49 of the exact batch's first 70 endgames solved
-# instead of 46 (none lost), the 46 in 3.6 % fewer nodes. In the lists of the rounds cut by
-# depth too (their first plays still by score: _first_play's search does not order so, and
-# the kernel's tree would no longer be EndgameSearch's), 51 solved, in 6.4 % fewer nodes
-# (4 times the value: 51, 8.2 %).
+# A list's plays that keep tiles are ordered by their score plus this many times the value of
+# the tiles they place: a tile kept is worth its value to the other side, twice once it goes
+# out. With 3,000,000 nodes each (a budget in work, the same on any machine), on the exact
+# batch's first 70 endgames: by score alone, 46 solved; so in the round to the end of the game
+# only (dc39937), 49; so in every round, the lists' first plays too (first_table), 53 (none
+# lost), the 49 in 38 % fewer nodes; 4 times the value, 54 (the 53 in 1.2 % fewer nodes).
 TILE_VALUE_ORDER = 2
 
 
@@ -205,6 +205,12 @@ RT_ZONE_ANCHOR = 7
 RT_TAKEN = 8
 RT_COUNTS = 9
 RT_EQUITY = 10
+# And _first_play's leave tables (first_table), one per bucket of either side in the order of
+# root_buckets, each of the same power of two slots: their keys (int64) and values (float64),
+# and whether each is made (int64, 1 made; all 0 when the root lists are made).
+RT_FIRST_KEYS = 11
+RT_FIRST_VALUES = 12
+RT_FIRST_MADE = 13
 
 
 # Table entry fields (`info`), beside three key words per slot.
@@ -592,24 +598,30 @@ def _bucket(root_state, base, kinds, taken):
 
 
 def root_best(root_state, root_records, root_masks, root_buckets, racks, side, blocked,
-              out_value, tiles_left, record_width, taken, counts, root_equity):
+              out_value, tiles_left, values, weight, record_width, taken, counts, root_equity):
     """The best of the root plays `side` can make at the node (its rack now, none covering
     a square of `blocked`): by equity, its score plus `out_value` when it goes out (places
-    tiles_left tiles), ties by records_precede. Returns its index in root_records (-1: none),
-    its equity in root_equity[0]. `taken`, `counts` (CODES each): working storage.
+    tiles_left tiles) minus `weight` times the value of the tiles it keeps (`values` by tile
+    code), ties by records_precede. Returns its index in root_records (-1: none), its equity
+    in root_equity[0]. `taken`, `counts` (CODES each): working storage.
     """
     base = side * ROOT_STATE
     at = root_state[base + RS_AT]
     bucket_at = root_state[base + RS_BUCKET_AT]
     kinds = _rack_kinds(root_state, base, racks, side, taken, counts)
+    rack_value = 0
+    for k in range(kinds):
+        rack_value += counts[k] * values[root_state[base + RS_CODES + k]]
     found = -1
     best = 0
     while next_subset(kinds, counts, taken):
         index = _bucket(root_state, base, kinds, taken)
         tiles = 0
+        kept_value = rack_value
         for k in range(kinds):
             tiles += taken[k]
-        bonus = out_value if tiles == tiles_left else 0
+            kept_value -= taken[k] * values[root_state[base + RS_CODES + k]]
+        bonus = (out_value if tiles == tiles_left else 0) - weight * kept_value
         for p in range(at + root_buckets[bucket_at + index],
                        at + root_buckets[bucket_at + index + 1]):
             equity = root_records[p * record_width + R_SCORE] + bonus
@@ -669,15 +681,16 @@ def _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order,
     return found
 
 
-def _winning_root_play(roots, racks, side, out_value, tiles_left, record_width, found,
-                       records, equity):
+def _winning_root_play(roots, racks, side, out_value, tiles_left, values, weight, record_width,
+                       found, records, equity):
     """The index in the root records of the best root play `side` can make at the node
-    (root_best, after _zone_search) when it beats the zone search's best (`found`: whether
-    it has one, at records[0:], of equity[0]), by equity, ties by records_precede; else -1.
+    (root_best, `out_value`, `values` and `weight` as it takes them, after _zone_search) when
+    it beats the zone search's best (`found`: whether it has one, at records[0:], of
+    equity[0]), by equity, ties by records_precede; else -1.
     """
     p = root_best(roots[RT_STATE], roots[RT_RECORDS], roots[RT_MASKS], roots[RT_BUCKETS], racks,
-                  side, roots[RT_BLOCKED], out_value, tiles_left, record_width, roots[RT_TAKEN],
-                  roots[RT_COUNTS], roots[RT_EQUITY])
+                  side, roots[RT_BLOCKED], out_value, tiles_left, values, weight, record_width,
+                  roots[RT_TAKEN], roots[RT_COUNTS], roots[RT_EQUITY])
     if p < 0 or not found:
         return p
     best = roots[RT_EQUITY][0]
@@ -691,8 +704,8 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
                racks, side, no_keys, no_values, records, equity, scratch, sort_keys, sort_order,
                sort_spare, arena, at, width, state, roots):
     """List `side`'s plays (the board `cells`, its setup `prepared`: prepare_board) at
-    arena[at:], going out first, then by score (to the end of the game, with
-    TILE_VALUE_ORDER times the tiles' value), ties by records_precede
+    arena[at:], going out first, then by score plus TILE_VALUE_ORDER times the tiles'
+    value, ties by records_precede
     (lookup/crossword/endgame.play_order): those that cover the zone of the tiles laid since
     the root (_zone_search) and the root plays that do not (root_all). Returns how many, or
     -1 when `records` is too small (state[S_NEED] then says how many records the position
@@ -715,14 +728,13 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
     if at + count * width > len(arena) or count * width > len(scratch):
         return -2
     tiles_left = state[S_TILES_LEFT + side]
-    weight = 0 if state[S_FIRST_PLAYS] else TILE_VALUE_ORDER
     for i in range(count):
         record_move(records, i * record_width, cells, size, scratch, i * width)
         # (A play goes out when it places every tile left: the root plays' records keep the
         # root rack's leave.)
         out = 0 if scratch[i * width + M_PLACED] == tiles_left else 1
         sort_keys[i] = out * INFINITY - records[i * record_width + R_SCORE] \
-            - weight * placed_value(values, scratch, i * width)
+            - TILE_VALUE_ORDER * placed_value(values, scratch, i * width)
         sort_order[i] = i
     _sort_plays(sort_order, sort_keys, sort_spare, count, records, record_width)
     for i in range(count):
@@ -730,25 +742,68 @@ def list_moves(params, arcs, node_mask, values, letter_mult, word_mult, order, c
     return count
 
 
+def first_table(root_state, racks, side, values, first_keys, first_values, first_made, taken,
+                counts):
+    """The offset in first_keys and first_values of the leave table of `side`'s rack now
+    (a sub-multiset of its root rack), made the first time it is asked for: each multiset
+    the rack can keep, keyed as the move engine keys leaves (lookup/crossword/tiles.py),
+    worth OUT_FIRST when empty, else minus TILE_VALUE_ORDER times its value. A play's score
+    plus the value of its leave is then its place in the list (list_moves: going out first,
+    then by score plus TILE_VALUE_ORDER times the value of the tiles placed) less a constant
+    of the rack. `taken`, `counts` (CODES each): working storage.
+    """
+    base = side * ROOT_STATE
+    kinds = _rack_kinds(root_state, base, racks, side, taken, counts)
+    table = root_state[base + RS_BUCKET_AT] + _bucket(root_state, base, kinds, counts)
+    slots = len(first_keys) // len(first_made)
+    at = table * slots
+    if first_made[table]:
+        return at
+    for slot in range(at, at + slots):
+        first_keys[slot] = 0
+    while True:  # from the empty multiset (all of `taken` 0) to the whole rack
+        key = EMPTY_LEAVE
+        kept_value = 0
+        for k in range(kinds):
+            code = root_state[base + RS_CODES + k]  # (ascending, as keys hold them)
+            for _ in range(taken[k]):
+                key = key * LEAVE_DIGIT + code
+            kept_value += taken[k] * values[code]
+        slot = leave_home(key, slots - 1)  # (engine_kernel.leave_slot, within the table)
+        while first_keys[at + slot] != 0:
+            slot = (slot + 1) & (slots - 1)
+        first_keys[at + slot] = key
+        first_values[at + slot] = (float(OUT_FIRST) if key == EMPTY_LEAVE
+                                   else float(-TILE_VALUE_ORDER * kept_value))
+        if not next_subset(kinds, counts, taken):
+            break
+    first_made[table] = 1
+    return at
+
+
 def _first_play(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, prepared,
-                racks, side, first_keys, first_values, records, equity, staged, s_at, state,
-                roots):
+                racks, side, records, equity, staged, s_at, state, roots):
     """The first play of `side`'s list (list_moves's order), packed at staged[s_at:], found
-    without the list: the best of one best-play search of the zone (_zone_search), in which
-    going out is worth OUT_FIRST (the leave table first_keys, first_values), and of the root
-    plays (root_best): a fraction of listing every play, and in most nodes of a search the
-    first move tried after the table's already reaches beta. Returns 0 when the side has no
-    play.
+    without the list: the best of one best-play search of the zone (_zone_search) with the
+    rack's first_table as its leave table, and of the root plays (root_best, by the same
+    equity): a fraction of listing every play, and in most nodes of a search the first move
+    tried after the table's already reaches beta. Returns 0 when the side has no play.
     """
     size = params[P_SIZE]
     record_width = RECORD_FIELDS + size
     rack = racks[side * CODES:(side + 1) * CODES]
     state[S_FIRST_SEARCHES] += 1
+    first_keys = roots[RT_FIRST_KEYS]
+    first_values = roots[RT_FIRST_VALUES]
+    slots = len(first_keys) // len(roots[RT_FIRST_MADE])
+    at = first_table(roots[RT_STATE], racks, side, values, first_keys, first_values,
+                     roots[RT_FIRST_MADE], roots[RT_TAKEN], roots[RT_COUNTS])
     found = _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
-                         prepared, rack, first_keys, first_values, float(OUT_FIRST), BEST_PLAY,
-                         records, equity, roots, state)
-    p = _winning_root_play(roots, racks, side, OUT_FIRST, state[S_TILES_LEFT + side],
-                           record_width, found, records, equity)
+                         prepared, rack, first_keys[at:at + slots],
+                         first_values[at:at + slots], float(OUT_FIRST), BEST_PLAY, records,
+                         equity, roots, state)
+    p = _winning_root_play(roots, racks, side, OUT_FIRST, state[S_TILES_LEFT + side], values,
+                           TILE_VALUE_ORDER, record_width, found, records, equity)
     if p >= 0:
         record_move(roots[RT_RECORDS], p * record_width, cells, size, staged, s_at)
         return 1
@@ -800,7 +855,7 @@ def _horizon(params, arcs, node_mask, values, letter_mult, word_mult, order, cel
     found = _zone_search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                          prepared, rack, out_keys, out_values, float(max(bonus, 0)), BEST_PLAY,
                          records, equity, roots, state)
-    p = _winning_root_play(roots, racks, side, bonus, state[S_TILES_LEFT + side],
+    p = _winning_root_play(roots, racks, side, bonus, state[S_TILES_LEFT + side], values, 0,
                            record_width, found, records, equity)
     best = 0
     best_move[b_at + M_SCORE] = 0
@@ -842,7 +897,7 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
         z_cell, z_tile, z_side, z_scoreless, keys, info, table_moves, list_keys, list_info,
         arena, frames, current, best_moves, first_moves, staged_moves, boards, board_keys,
         squares, codes, records, equity, scratch, sort_keys, sort_order, sort_spare, no_keys,
-        no_values, out_keys, out_values, first_keys, first_values, state, roots):
+        no_values, out_keys, out_values, state, roots):
     """Run the search from its state (module docstring) until the root's value is known (DONE,
     in state[S_RET]), the slice's nodes are spent (PAUSED) or a buffer is too small
     (NEED_RECORDS, NEED_ARENA: nothing changed since the last node; grow it and call again).
@@ -864,8 +919,7 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
             (prepare_board), room for a move's squares and codes.
         records, equity, scratch, sort_keys, sort_order, sort_spare: working storage of a
             move list (engine records, equities, unsorted moves, the sort).
-        no_keys, no_values: an empty leave table; out_keys, out_values: an 8-slot one;
-            first_keys, first_values: the empty leave worth OUT_FIRST.
+        no_keys, no_values: an empty leave table; out_keys, out_values: an 8-slot one.
         state: the scalars (S_*).
         roots: the root lists of the position the search started from, or of one it came
             from (RT_*: root_list), and a node's working storage.
@@ -989,9 +1043,8 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                                   board_keys, squares, codes, frames, current, width, ply - 1,
                                   state[S_BOARD_Z])
                     if _first_play(params, arcs, node_mask, values, letter_mult, word_mult,
-                                   order, cells, boards[ply - 1], racks, side, first_keys,
-                                   first_values, records, equity, staged_moves, fm, state,
-                                   roots):
+                                   order, cells, boards[ply - 1], racks, side, records,
+                                   equity, staged_moves, fm, state, roots):
                         if not (first_placed > 0 and same_move(staged_moves, fm, first_moves,
                                                                fm)):
                             copy_move(staged_moves, fm, current, cm, width)
