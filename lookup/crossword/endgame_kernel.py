@@ -190,10 +190,11 @@ RS_STRIDE = RS_CODES + CODES
 ROOT_STATE = RS_STRIDE + CODES
 # Sort key of a root play: its bucket, then its score (the highest first).
 ROOT_BUCKET_SHIFT = 32
-# The root arrays, as one tuple `roots` (each an int64 array): root_state; the root plays'
-# records, masks and the buckets (root_list); the root's cells; a node's blocked squares
-# (MASK_WORDS), its zone (count, then squares) and the anchors of its zone (node_zone);
-# working storage of root_best and root_all (CODES each) and root_best's equity (1).
+# The root arrays, as one tuple `roots` (int64 arrays, but for RT_FIRST_VALUES): root_state;
+# the root plays' records, masks and the buckets (root_list); the root's cells; a node's
+# blocked squares (MASK_WORDS), its zone (count, then squares) and the anchors of its zone
+# (node_zone); working storage of root_best and root_all (CODES each) and root_best's equity
+# (1).
 RT_STATE = 0
 RT_RECORDS = 1
 RT_MASKS = 2
