@@ -14,10 +14,9 @@ value or bound, its best move (searched first next time) and, for exact values, 
 Moves are tried best first: the table's move, then the plays that empty the rack, then the
 other plays, each by score plus twice the value of the tiles they place (a tile kept is worth
 its value to the other side, twice once it goes out; ties in the engine's best-play order:
-play_order), the pass last.
-Plays come from the fast engine (lookup/crossword/engine.py), each board and rack's once
-per search; one ply above the depth cut a single best-play search gives the node's value
-(EndgameSearch). Positions change in place and are restored after each move.
+play_order), the pass last. Plays come from the fast engine (lookup/crossword/engine.py),
+each board and rack's once per search; one ply above the depth cut a single best-play search
+gives the node's value (EndgameSearch). Positions change in place and are restored after each move.
 
 Two implementations of that one search, which give the same values (tests/test_endgame.py):
 EndgameSearch, Python around the move engine, and KernelSearch, the whole search compiled
@@ -156,9 +155,8 @@ class EndgameSearch:
     Two shortcuts, each leaving every value unchanged (tests/test_endgame.py solves with and
     without them):
     - Move lists: the plays of a board and a rack depend on nothing else, so each (board hash,
-      rack hash) is listed by the engine once per search (and again for the round to the
-      end, in its order), kept in order (plays that go out first, then by score) with each
-      play's tiles and hashes worked out when first tried.
+      rack hash) is listed by the engine once per search, kept in the search's order
+      (play_order) with each play's tiles and hashes worked out when first tried.
     - The horizon: a node one ply above the depth cut (and not at the scoreless-turn limit)
       is worth its best play's score, or score plus twice the opponent's rack for a play that
       goes out, or 0 (a pass or a play scoring 0: cut); the engine's best play by equity,

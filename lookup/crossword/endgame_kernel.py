@@ -2,12 +2,12 @@
 
 The same search as EndgameSearch (negamax, alpha-beta, a transposition table keyed by Zobrist
 hashes, the table's move first, then the plays that go out, then the rest by score plus
-TILE_VALUE_ORDER times the value of the tiles placed, the pass last; the
-horizon one ply above the depth cut answered by one best-play search), in the subset of
-Python numba compiles, like lookup/crossword/engine_kernel.py: flat int64 arrays, no objects,
-no recursion. lookup/crossword/engine_numba.compiled_extension compiles it against the compiled
-move engine; CPython runs the same source (tests/test_endgame.py compares both with
-EndgameSearch and with plain minimax).
+TILE_VALUE_ORDER times the value of the tiles placed, the pass last; the horizon one ply
+above the depth cut answered by one best-play search), in the subset of Python numba compiles,
+like lookup/crossword/engine_kernel.py: flat int64 arrays, no objects, no recursion.
+lookup/crossword/engine_numba.compiled_extension compiles it against the compiled move engine;
+CPython runs the same source (tests/test_endgame.py compares both with EndgameSearch and with
+plain minimax).
 
 One difference in work, none in the search: with S_FIRST_PLAYS set, a node's list is made only
 when needed. After the table's move, the list's first play is found by one best-play search
