@@ -752,9 +752,21 @@ def _word_into(laid, p, at, board, first, last, step):
     laid[p, at + 1] = low
 
 
+def _sort_into(squares, count, row, at):
+    """Write count, then squares[:count] in increasing order, at row[at:]."""
+    row[at] = count
+    for i in range(count):
+        value = squares[i]
+        j = at + i
+        while j > at and row[j] > value:
+            row[j + 1] = row[j]
+            j -= 1
+        row[j + 1] = value
+
+
 def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                  prepared, rack, no_keys, no_values, out, best_equity, fresh, zone_before,
-                 members, strides, base_tiles, laid, ranked):
+                 members, strides, base_tiles, laid, ranked, seen, made_again):
     """covering_search's plays of (cells, rack), each laid as ClusterSearch lays a part of a
     cluster (lookup/crossword/turn_search.py `_add` and `_layout`): laid[p] (L_* fields) for
     record p of `out`, and ranked[:count] the records in the order of the play tuples sorted
@@ -762,9 +774,14 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     as covering_search takes it (`setup`).
 
     `fresh` flags the squares of the tiles before the part (new in the turn: their premiums
-    count), `zone_before` their zone; a part is kept when it covers a square flagged in every
-    row of `members`; `strides` gives each tile code's digit in the rack's sub-multiset index
-    (0: a blank); base_tiles[i] the tiles before the part as square << 7 | code, for the key.
+    count), `zone_before` lists their zone's squares (each once); a part is kept when it
+    covers a square flagged in every row of `members`; `strides` gives each tile code's digit
+    in the rack's sub-multiset index (0: a blank); base_tiles[i] the tiles before the part as
+    square << 7 | code, for the key.
+
+    A play whose cluster is in the table `seen` (lay_batch's) is not laid past its key and
+    used tiles (L_KEEP 0: a third of the plays with two blanks) unless it was made and the
+    part's tiles make the sub-multiset `made_again` (the whole rack: lay_batch lists it).
 
     Returns the number of plays: when more than the room of `out` or `laid`, nothing is laid
     and the caller runs again with room for all.
@@ -780,10 +797,19 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
     placed = int_array(n2)
     zone = int_array(n2)
     keys = int_array(16)
+    # A play's zone squares, and its part's own (at most four per tile).
+    listed = int_array(len(zone_before) + 4 * params[P_RACK_SIZE])
+    new_listed = int_array(4 * params[P_RACK_SIZE])
     for p in range(count):
         at = p * width
-        for f in range(LAID_FIELDS):
-            laid[p, f] = 0
+        laid[p, L_KEEP] = 0
+        laid[p, L_ONE_TILE] = 0
+        for f in range(2):
+            laid[p, L_KEY + f] = 0
+            laid[p, L_SHAPE + f] = 0
+        for f in range(ZONE_WORDS):
+            laid[p, L_ZONE + f] = 0
+            laid[p, L_NEW_ZONE + f] = 0
         square, stride = _first_square(out, at, size)
         tiles = 0
         used = 0
@@ -806,12 +832,8 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
                     break
         if covered < members.shape[0]:
             continue
-        laid[p, L_KEEP] = 1
         laid[p, L_TILES] = tiles
         laid[p, L_USED] = used
-        for t in range(tiles):
-            board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
-            placed[laid[p, L_SQUARES + t]] = 1
         # The key: every tile of the cluster, by square.
         n_keys = len(base_tiles)
         for i in range(n_keys):
@@ -833,29 +855,41 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
             if shape & BLANK:
                 shape = shape - shape % 128 + BLANK
             laid[p, L_SHAPE + number] = laid[p, L_SHAPE + number] * 32768 + shape
+        slot = _table_slot(seen, laid[p], L_KEY, 2)
+        if seen[slot, 0] != TABLE_EMPTY and not (seen[slot, 2] and used == made_again):
+            continue
+        laid[p, L_KEEP] = 1
+        for t in range(tiles):
+            board[laid[p, L_SQUARES + t]] = laid[p, L_CODES + t]
+            placed[laid[p, L_SQUARES + t]] = 1
         # The zone: the zone before less the part's squares, and the part's zone (the first
-        # empty square from each of its tiles in each direction).
-        for i in range(n2):
-            zone[i] = zone_before[i] and not placed[i]
+        # empty square from each of its tiles in each direction), each listed in increasing
+        # order (`zone` flags the squares listed).
+        zone_listed = 0
+        for i in range(len(zone_before)):
+            if not placed[zone_before[i]]:
+                listed[zone_listed] = zone_before[i]
+                zone[zone_before[i]] = 1
+                zone_listed += 1
+        new_count = 0
         for t in range(tiles):
             square = laid[p, L_SQUARES + t]
             for direction in range(4):
                 other = _first_empty(board, size, square, direction)
-                if other >= 0:
-                    zone[other] = 1
+                if other >= 0 and not laid[p, L_NEW_ZONE + other // ZONE_BITS] >> (
+                        other % ZONE_BITS) & 1:
                     laid[p, L_NEW_ZONE + other // ZONE_BITS] |= 1 << (other % ZONE_BITS)
-        zone_listed = 0
-        new_listed = 0
-        for i in range(n2):
-            if zone[i]:
-                laid[p, L_ZONE + i // ZONE_BITS] |= 1 << (i % ZONE_BITS)
-                laid[p, L_ZONE_SQUARES + 1 + zone_listed] = i
-                zone_listed += 1
-            if laid[p, L_NEW_ZONE + i // ZONE_BITS] >> (i % ZONE_BITS) & 1:
-                laid[p, L_NEW_ZONE_SQUARES + 1 + new_listed] = i
-                new_listed += 1
-        laid[p, L_ZONE_SQUARES] = zone_listed
-        laid[p, L_NEW_ZONE_SQUARES] = new_listed
+                    new_listed[new_count] = other
+                    new_count += 1
+                    if not zone[other]:
+                        zone[other] = 1
+                        listed[zone_listed] = other
+                        zone_listed += 1
+        _sort_into(listed, zone_listed, laid[p], L_ZONE_SQUARES)
+        _sort_into(new_listed, new_count, laid[p], L_NEW_ZONE_SQUARES)
+        for i in range(zone_listed):
+            laid[p, L_ZONE + listed[i] // ZONE_BITS] |= 1 << (listed[i] % ZONE_BITS)
+            zone[listed[i]] = 0
         # The words: each run of two tiles or more through the part's tiles, with the premiums
         # of the squares new in the turn, less the words of the tiles before that it holds
         # (runs of two or more between the part's squares, one of them new in the turn).
@@ -870,14 +904,14 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
                 if first == last:
                     continue
                 # Each run once: from the first of the part's tiles on it.
-                seen = False
+                earlier = False
                 for u in range(t):
                     other = laid[p, L_SQUARES + u]
                     if first <= other <= last and (other - first) % step == 0 and (
                             step == size or other // size == first // size):
-                        seen = True
+                        earlier = True
                         break
-                if seen:
+                if earlier:
                     continue
                 _word_into(laid, p, L_FORMED + 1 + 2 * formed, board, first, last, step)
                 formed += 1
@@ -949,7 +983,7 @@ def lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order,
 
 def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order, cells,
                  position, request, rack, strides, no_keys, no_values, out, best_equity, laid,
-                 ranked, board, fresh):
+                 ranked, board, fresh, seen, made_again):
     """lay_covering on the position `cells` (position_setup's arrays: `position`) with the
     tiles `rack` (counts by code) and what ClusterSearch asks in one array (`request`, each list
     after its length): whether one list of squares follows (REQUEST_ONE_LIST: flagged across
@@ -958,7 +992,8 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
     squares), and the tiles before the part as (square, code) pairs.
 
     `board` and `fresh` (room, n2 each) are left holding the board with the tiles before the
-    part and their flags. Returns lay_covering's count (the flags set here are cleared before
+    part and their flags; `seen` and `made_again` as lay_covering takes them. Returns
+    lay_covering's count (the flags set here are cleared before
     it returns).
     """
     size = params[P_SIZE]
@@ -984,7 +1019,6 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
     tiles = request[at]
     board[:] = cells
     fresh[:] = 0
-    zone_before = np.zeros(n2, np.int64)
     base_tiles = np.zeros(tiles, np.int64)
     squares = int_array(tiles)
     codes = int_array(tiles)
@@ -997,8 +1031,6 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
         base_tiles[t] = square * 128 + request[at + 2 + 2 * t]
         squares[t] = square
         codes[t] = request[at + 2 + 2 * t]
-    for i in range(request[zone_at]):
-        zone_before[request[zone_at + 1 + i]] = 1
     for i in range(request[across_at]):
         params[PARAMS + request[across_at + 1 + i]] = 1
     for i in range(request[down_at]):
@@ -1006,7 +1038,8 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
     prepared = (position[0], position[1], position[2], position[3], squares, codes, count_of)
     count = lay_covering(params, arcs, node_mask, values, letter_mult, word_mult, order, board,
                          prepared, rack, no_keys, no_values, out, best_equity, fresh,
-                         zone_before, members, strides, base_tiles, laid, ranked)
+                         request[zone_at + 1:zone_at + 1 + request[zone_at]], members, strides,
+                         base_tiles, laid, ranked, seen, made_again)
     for i in range(request[across_at]):
         params[PARAMS + request[across_at + 1 + i]] = 0
     for i in range(request[down_at]):
@@ -1149,7 +1182,8 @@ def lay_batch(params, arcs, node_mask, values, letter_mult, word_mult, order, ce
         request = requests[request_start[r]:request_start[r + 1]]
         count = _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
                              cells, position, request, left_of[before_used[r]], strides,
-                             no_keys, no_values, out, best_equity, laid, ranked, board, fresh)
+                             no_keys, no_values, out, best_equity, laid, ranked, board, fresh,
+                             seen, full - before_used[r])
         if (count * width > len(out) or count > laid.shape[0]
                 or made_count[0] + count > made.shape[0]
                 or 2 * (seen_count[0] + count) > seen.shape[0]
@@ -1725,7 +1759,7 @@ TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_sea
                          "_square_gain", "_one_tile_gain", "_fits", "_two_tiles_gain",
                          "_table_slot", "table_grow", "_line_word_exists",
                          "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
-                         "lay_covering", "_lay_request", "_below", "_two_left_bound",
+                         "_sort_into", "lay_covering", "_lay_request", "_below", "_two_left_bound",
                          "lay_batch", "_set_bit",
                          "_has_bit", "_near_into", "_take", "_separate", "_candidates",
                          "join_groups")
