@@ -29,8 +29,13 @@ commit ac1036f), all on other machines. Since,
 the turn kernel lays the parts, lists the join groups and screens their choices, and the
 search makes no cluster that leaves at most one tile (two since commit ad38621) and cannot
 reach the best turns found (turn_kernel._below, _two_left_bound): "clusters listed" counts
-the clusters made. The rows' `before` is commit eb5e8ef (before the two-tile bounds) on the
-machine of the rows of 2026-12-07, one run of this benchmark.
+the clusters made. The rows' `before` is commit b3ec2f7 (before lay_covering skipped the
+plays of clusters seen before) on the machine of the rows, one run of this benchmark on the
+same day with a warm compile cache; on an earlier machine, about twice as slow on these rows,
+commit eb5e8ef (before the two-tile bounds) measured median 8.51 / 63.59 / 489 ms and p95
+31.19 / 572 / 3,217 ms for the full search, 10.49 / 64.45 / 508 and 38.83 / 470 / 2,472 ms for
+moves(top=10), and the two-tile bounds brought them to 8.80 / 57.36 / 427 and 27.92 / 415 /
+1,993 ms, 9.94 / 71.96 / 445 and 31.91 / 499 / 1,993 ms there.
 """
 
 import os
@@ -54,11 +59,11 @@ BLANKS = (0, 1, 2)
 BUDGET = 0.1  # seconds
 TOP = 10
 OPENING = "облмеоб"
-# The rows at commit eb5e8ef: (median, p95) in ms by blank count, of the full search and of
+# The rows at commit b3ec2f7: (median, p95) in ms by blank count, of the full search and of
 # moves(top=TOP).
-BEFORE_COMMIT = "eb5e8ef"
-BEFORE = {0: (8.51, 31.19), 1: (63.59, 572), 2: (489, 3217)}
-BEFORE_TOP = {0: (10.49, 38.83), 1: (64.45, 470), 2: (508, 2472)}
+BEFORE_COMMIT = "b3ec2f7"
+BEFORE = {0: (3.42, 14.49), 1: (24.36, 228), 2: (202, 968)}
+BEFORE_TOP = {0: (3.98, 15.77), 1: (30.68, 237), 2: (217, 1032)}
 
 row = partial(common.row, "erudit")
 

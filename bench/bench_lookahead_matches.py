@@ -35,11 +35,13 @@
   TAIL_CHECKPOINT (bench/checkpoints/exact-tail.jsonl): how many of the first 100 are solved
   within 30 and 60 s, and the time within which 95 of them are (what the goal asks of 10 s).
   Both checkpoints are one solver's: a new solver starts both afresh (the old ones kept with
-  their solver's commit in their names, as EXACT_BASELINE reads them). de87e5e's
-  (exact-endgames-de87e5e.jsonl, exact-tail-de87e5e.jsonl: bench/results.md's rows until
-  a later solver's batch is complete) hold its line's read-back in their seconds (a whole-window
+  their solver's commit in their names, as EXACT_BASELINE reads them, the tail's rows the
+  older tail beside it). bench/results.md's rows are ef4e78d's solver (every round ordered by
+  tile value: exact-endgames.jsonl, exact-tail.jsonl; its batch played partly beside other
+  jobs on the machine, as the earlier ones were), against de87e5e's (exact-endgames-de87e5e.jsonl,
+  exact-tail-de87e5e.jsonl), which hold its line's read-back in their seconds (a whole-window
   solve per move tried; since 7245a4e one null-window test), which took 79.5 s on one
-  endgame of the batch (index 1753, measured again: 0.3 s; its row's 82.6 s is the batch's
+  endgame of the batch (index 1753, measured again: 0.3 s; its row's 82.6 s was the batch's
   max) and 90 s on one of the tail's (index 29: 149.9 s, solved in 30.9 s), at most 3.3 s on
   the 43 others measured; dc39937 orders the round to the end by tile value too
   (endgame_kernel.TILE_VALUE_ORDER), and its batch stopped at 446 endgames
@@ -203,23 +205,47 @@ def exact_tail_rows(engine) -> list[dict]:
                 print(f"exact tail: {len(done)}/{len(unsolved)}", file=sys.stderr, flush=True)
     if any(index not in done for index in unsolved):
         return []
-    # Each endgame's solve time, unbounded (math.inf) when TAIL_SECONDS did not solve it.
-    times = sorted(r["seconds"] if r["exact"] else math.inf
-                   for r in [done.get(r["index"], r) for r in batch])
-    within = {limit: sum(t <= limit for t in times) for limit in (EXACT_SECONDS, 30, TAIL_SECONDS)}
+    times, within = _tail_times(batch, done)
     p95 = _p95(times)
     where = (f"the first {TAIL_ENDGAMES} endgames of the exact batch, the {len(unsolved)} it did "
              f"not solve within {EXACT_SECONDS:g} s solved again with {TAIL_SECONDS:g} s of CPU: "
              + ", ".join(f"{n} solved within {limit:g} s" for limit, n in within.items()))
+    name = old = None
+    # The older solver's tail beside its batch (exact-tail-<commit>.jsonl), when recorded.
+    if EXACT_BASELINE:
+        baseline = Path(EXACT_BASELINE)
+        tail = baseline.with_name(baseline.name.replace("exact-endgames-", "exact-tail-"))
+        if tail.exists():
+            _old_times, old_within = _tail_times(
+                [json.loads(line) for line in baseline.read_text().splitlines()
+                 if line][:TAIL_ENDGAMES],
+                {r["index"]: r for r in (json.loads(line) for line in
+                                         tail.read_text().splitlines() if line)})
+            name = f"the solver of {baseline.stem.split('-')[-1]}, the same {TAIL_ENDGAMES}"
+            old = 100 * old_within[TAIL_SECONDS] / TAIL_ENDGAMES
+            where += "; before: " + ", ".join(f"{n} within {limit:g} s"
+                                              for limit, n in old_within.items())
     return [
         row("lookahead-tail", f"exact endgames: solved to the end within {TAIL_SECONDS:g} s",
-            100 * within[TAIL_SECONDS] / len(times), "%", note=where, higher_is_better=True),
+            100 * within[TAIL_SECONDS] / len(times), "%", name, old, note=where,
+            higher_is_better=True),
         row("lookahead-tail", "exact endgames: CPU within which 95 % are solved",
             None if math.isinf(p95) else p95, "s",
             note=(f"more than {TAIL_SECONDS:g} s: {len(times) - within[TAIL_SECONDS]} of "
                   f"{len(times)} are not solved within it" if math.isinf(p95) else
                   f"the first {TAIL_ENDGAMES} endgames") + "; goal 10 s"),
     ]
+
+
+def _tail_times(batch: list, done: dict) -> tuple[list, dict]:
+    """Each endgame's solve time, sorted, its record in `done` (the tail's, by index) taking
+    the place of the batch's (math.inf when neither solved it), and how many are solved within
+    EXACT_SECONDS, 30 s and TAIL_SECONDS.
+    """
+    times = sorted(r["seconds"] if r["exact"] else math.inf
+                   for r in [done.get(r["index"], r) for r in batch])
+    return times, {limit: sum(t <= limit for t in times)
+                   for limit in (EXACT_SECONDS, 30, TAIL_SECONDS)}
 
 
 def _p95(ordered: list) -> float:
