@@ -38,14 +38,14 @@
   their solver's commit in their names, as EXACT_BASELINE reads them, the tail's rows the
   older tail beside it). bench/results.md's rows are ef4e78d's solver (every round ordered by
   tile value: exact-endgames.jsonl, exact-tail.jsonl; its batch played partly beside other
-  jobs on the machine, as the earlier ones were), against de87e5e's (exact-endgames-de87e5e.jsonl,
-  exact-tail-de87e5e.jsonl), which hold its line's read-back in their seconds (a whole-window
-  solve per move tried; since 7245a4e one null-window test), which took 79.5 s on one
-  endgame of the batch (index 1753, measured again: 0.3 s; its row's 82.6 s was the batch's
-  max) and 90 s on one of the tail's (index 29: 149.9 s, solved in 30.9 s), at most 3.3 s on
-  the 43 others measured; dc39937 orders the round to the end by tile value too
-  (endgame_kernel.TILE_VALUE_ORDER), and its batch stopped at 446 endgames
-  (exact-endgames-dc39937.jsonl) when every round came to order so.
+  jobs on the machine, as the earlier ones were, and on two machines: EXACT_MACHINES),
+  against de87e5e's (exact-endgames-de87e5e.jsonl, exact-tail-de87e5e.jsonl), which hold its
+  line's read-back in their seconds (a whole-window solve per move tried; since 7245a4e one
+  null-window test), which took 79.5 s on one endgame of the batch (index 1753, measured
+  again: 0.3 s; its row's 82.6 s was the batch's max) and 90 s on one of the tail's (index
+  29: 149.9 s, solved in 30.9 s), at most 3.3 s on the 43 others measured; dc39937 orders
+  the round to the end by tile value too (endgame_kernel.TILE_VALUE_ORDER), and its batch
+  stopped at 446 endgames (exact-endgames-dc39937.jsonl) when every round came to order so.
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
 TAIL_ENDGAMES=0 the tail; each part has its own area (the other games' matches
@@ -81,6 +81,13 @@ EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
 # RECORDED_ONLY=1: the rows of what the checkpoints hold, playing and solving nothing more
 # (a long part stopped early, to go on later).
 RECORDED_ONLY = os.environ.get("RECORDED_ONLY") == "1"
+# Where the recorded batch (EXACT_CHECKPOINT) was solved, for its rows: it outlived the
+# session, and the machine, that began it (a new batch says its own, or nothing).
+EXACT_MACHINES = ("endgames 0-1,509 solved on one machine (275,387 nodes/s, 69.9 % solved; "
+                  "de87e5e 65.8 % of them), 1,510-1,999 on one about 1.8x as fast (502,461 "
+                  "nodes/s, 78.0 %; de87e5e 70.0 % of them, on the first)")
+TAIL_MACHINES = ("solved again on the machine of endgames 1,510-1,999, de87e5e's tail on "
+                 "another")
 EXACT_SECONDS = 10.0
 EXACT_CHECKPOINT = Path(os.environ.get("EXACT_CHECKPOINT", CHECKPOINTS / "exact-endgames.jsonl"))
 EXACT_BASELINE = os.environ.get("EXACT_BASELINE")
@@ -225,6 +232,7 @@ def exact_tail_rows(engine) -> list[dict]:
             old = 100 * old_within[TAIL_SECONDS] / TAIL_ENDGAMES
             where += "; before: " + ", ".join(f"{n} within {limit:g} s"
                                               for limit, n in old_within.items())
+            where += f"; {TAIL_MACHINES}"
     return [
         row("lookahead-tail", f"exact endgames: solved to the end within {TAIL_SECONDS:g} s",
             100 * within[TAIL_SECONDS] / len(times), "%", name, old, note=where,
@@ -296,7 +304,8 @@ def exact_rows(done: list, baseline: tuple | None = None) -> list[dict]:
         row("lookahead-exact", "exact endgames: solved to the end within 10 s",
             100 * share, "%", name, old["share"],
             note=f"{where}; 95 % interval {100 * max(0, share - half):.1f}-"
-            f"{100 * min(1, share + half):.1f} %; goal 95 %", higher_is_better=True),
+            f"{100 * min(1, share + half):.1f} %; {EXACT_MACHINES}; goal 95 %",
+            higher_is_better=True),
         row("lookahead-exact", "exact endgames: CPU per solve, median",
             statistics.median(seconds), "s", name, old["median"],
             note=f"p95 {p95:.3g} s, max {seconds[-1]:.3g} s (with the line read back)"
