@@ -993,8 +993,7 @@ def _lay_request(params, arcs, node_mask, values, letter_mult, word_mult, order,
 
     `board` and `fresh` (room, n2 each) are left holding the board with the tiles before the
     part and their flags; `seen` and `made_again` as lay_covering takes them. Returns
-    lay_covering's count (the flags set here are cleared before
-    it returns).
+    lay_covering's count (the flags set here are cleared before it returns).
     """
     size = params[P_SIZE]
     n2 = size * size
