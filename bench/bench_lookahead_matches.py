@@ -83,9 +83,10 @@ EXACT_ENDGAMES = int(os.environ.get("EXACT_ENDGAMES", "2000"))
 RECORDED_ONLY = os.environ.get("RECORDED_ONLY") == "1"
 # Where the recorded batch (EXACT_CHECKPOINT) was solved, for its rows: it outlived the
 # session, and the machine, that began it (a new batch says its own, or nothing).
-EXACT_MACHINES = ("endgames 0-1,509 solved on one machine (275,387 nodes/s, 69.9 % solved; "
-                  "de87e5e 65.8 % of them), 1,510-1,999 on one about 1.8x as fast (502,461 "
-                  "nodes/s, 78.0 %; de87e5e 70.0 % of them, on the first)")
+EXACT_MACHINES = ("endgames 0-1,509 solved on one machine, often beside other jobs (275,387 "
+                  "nodes/s, 69.9 % solved; de87e5e 65.8 % of them), 1,510-1,999 on another "
+                  "(502,461 nodes/s, 78.0 %; de87e5e 70.0 % of them, on the first); idle, the "
+                  "two search 4- to 8-ply endgames within 10 % of each other's nodes/s")
 TAIL_MACHINES = ("solved again on the machine of endgames 1,510-1,999, de87e5e's tail on "
                  "another")
 EXACT_SECONDS = 10.0
