@@ -46,11 +46,19 @@
   29: 149.9 s, solved in 30.9 s), at most 3.3 s on the 43 others measured; dc39937 orders
   the round to the end by tile value too (endgame_kernel.TILE_VALUE_ORDER), and its batch
   stopped at 446 endgames (exact-endgames-dc39937.jsonl) when every round came to order so.
+- Exact endgames on several threads: the batch's first THREADS_ENDGAMES (100) solved with
+  THREADS_SECONDS (10 s) of wall time each, on one thread and on THREADS (2: KernelSearch's
+  lazy SMP, a helper searching beside the rounds), the two one after the other for each
+  endgame so that both meet the same machine, each appended to THREADS_CHECKPOINT
+  (bench/checkpoints/exact-threads.jsonl): how many each solves within 10 s, the wall time
+  per solve and the nodes per second of all threads. The machine must be idle (the helper
+  takes the second core).
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
-TAIL_ENDGAMES=0 the tail; each part has its own area (the other games' matches
-"lookahead-games", the tail "lookahead-tail"), so a skipped part keeps its rows in
-bench/results.md. The long parts print their standing to stderr as they go.
+TAIL_ENDGAMES=0 the tail, THREADS_ENDGAMES=0 the threads' part; each part has its own area
+(the other games' matches "lookahead-games", the tail "lookahead-tail", the threads'
+"lookahead-threads"), so a skipped part keeps its rows in bench/results.md. The long parts
+print their standing to stderr as they go.
 """
 
 import json
@@ -95,6 +103,11 @@ EXACT_BASELINE = os.environ.get("EXACT_BASELINE")
 TAIL_ENDGAMES = int(os.environ.get("TAIL_ENDGAMES", "100"))
 TAIL_SECONDS = 60.0
 TAIL_CHECKPOINT = Path(os.environ.get("TAIL_CHECKPOINT", CHECKPOINTS / "exact-tail.jsonl"))
+THREADS_ENDGAMES = int(os.environ.get("THREADS_ENDGAMES", "100"))
+THREADS = 2
+THREADS_SECONDS = 10.0
+THREADS_CHECKPOINT = Path(os.environ.get("THREADS_CHECKPOINT",
+                                         CHECKPOINTS / "exact-threads.jsonl"))
 
 
 class _Solver:
@@ -243,6 +256,77 @@ def exact_tail_rows(engine) -> list[dict]:
             note=(f"more than {TAIL_SECONDS:g} s: {len(times) - within[TAIL_SECONDS]} of "
                   f"{len(times)} are not solved within it" if math.isinf(p95) else
                   f"the first {TAIL_ENDGAMES} endgames") + "; goal 10 s"),
+    ]
+
+
+def threads_rows(engine) -> list[dict]:
+    """The threads' rows (module docstring): the batch's first THREADS_ENDGAMES endgames
+    solved on one thread and on THREADS, THREADS_SECONDS of wall time each.
+    """
+    from bench_lookahead import bag_empty_positions
+    from lookup.crossword.endgame import endgame_search
+
+    if not THREADS_ENDGAMES:
+        return []
+    done = {}
+    if THREADS_CHECKPOINT.exists():
+        done = {(r["index"], r["threads"]): r for r in (
+            json.loads(line) for line in THREADS_CHECKPOINT.read_text().splitlines() if line)}
+    wanted = [(index, threads) for index in range(THREADS_ENDGAMES) for threads in (1, THREADS)]
+    if not RECORDED_ONLY and any(key not in done for key in wanted):
+        positions = bag_empty_positions(engine, THREADS_ENDGAMES)
+        _warm_up(engine, *positions[0])
+        with THREADS_CHECKPOINT.open("a") as checkpoint:
+            for index, threads in wanted:
+                if (index, threads) in done:
+                    continue
+                board, rack, other = positions[index]
+                search = endgame_search(engine, engine.cells(board),
+                                        [engine.rack_counts(rack, board),
+                                         engine.rack_counts(other, board)])
+                started, cpu = time.perf_counter(), time.process_time()
+                value, _line, exact, plies = search.solve(seconds=THREADS_SECONDS,
+                                                          threads=threads)
+                done[index, threads] = {
+                    "index": index, "threads": threads, "exact": exact, "value": value,
+                    "plies": plies, "nodes": search.nodes,
+                    "seconds": time.perf_counter() - started, "cpu": time.process_time() - cpu}
+                checkpoint.write(json.dumps(done[index, threads]) + "\n")
+                checkpoint.flush()
+                if threads == THREADS and index % 10 == 9:
+                    print(f"exact endgames on threads: {index + 1}/{THREADS_ENDGAMES}",
+                          file=sys.stderr, flush=True)
+    if any(key not in done for key in wanted):
+        return []
+    one = [done[index, 1] for index in range(THREADS_ENDGAMES)]
+    many = [done[index, THREADS] for index in range(THREADS_ENDGAMES)]
+
+    def solved(records):
+        return sum(r["exact"] and r["seconds"] <= THREADS_SECONDS for r in records)
+
+    both = [(a, b) for a, b in zip(one, many, strict=True) if a["exact"] and b["exact"]]
+    equal = sum(a["value"] == b["value"] for a, b in both)
+    where = (f"the first {THREADS_ENDGAMES} endgames of the exact batch, {THREADS_SECONDS:g} s "
+             f"of wall time per solve, the line read back included, on an idle machine of "
+             f"2 cores; solved by one thread {solved(one)}, by {THREADS} {solved(many)}; both "
+             f"solved {len(both)}, values equal on {equal}")
+    name = "one thread"
+    return [
+        row("lookahead-threads", f"exact endgames on {THREADS} threads: solved to the end "
+            f"within {THREADS_SECONDS:g} s of wall time", 100 * solved(many) / len(many), "%",
+            name, 100 * solved(one) / len(one), note=where + "; goal 95 %",
+            higher_is_better=True),
+        row("lookahead-threads", f"exact endgames on {THREADS} threads: wall time per solve, "
+            "median", statistics.median(r["seconds"] for r in many), "s", name,
+            statistics.median(r["seconds"] for r in one),
+            note=f"all {THREADS_ENDGAMES}: {sum(r['seconds'] for r in many):.0f} s against "
+            f"{sum(r['seconds'] for r in one):.0f} s; CPU "
+            f"{sum(r['cpu'] for r in many):.0f} s against {sum(r['cpu'] for r in one):.0f} s"),
+        row("lookahead-threads", f"exact endgames on {THREADS} threads: nodes per second, all "
+            "threads", sum(r["nodes"] for r in many) / sum(r["seconds"] for r in many),
+            "nodes/s", name, sum(r["nodes"] for r in one) / sum(r["seconds"] for r in one),
+            note="per second of wall time, the line's read-back counted (one thread then)",
+            higher_is_better=True),
     ]
 
 
@@ -441,4 +525,4 @@ def run() -> list[dict]:
                     note="numba is not installed: pip install wordpack[fast]")]
     engine = move_engine(crossword_game(GAME), compiled=True)
     return (endgame_gain_rows(engine) + exact_endgame_rows(engine) + exact_tail_rows(engine)
-            + sim_match_rows())
+            + threads_rows(engine) + sim_match_rows())

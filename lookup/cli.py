@@ -412,7 +412,7 @@ def endgame(args) -> int:
     """Solve an endgame (bag empty, both racks known): value and best line for both sides."""
     game, position = _crossword_position(args)
     result = game.endgame(position, args.rack, args.opponent, seconds=args.seconds,
-                          plies=args.plies, nodes=args.nodes)
+                          plies=args.plies, nodes=args.nodes, threads=args.threads)
     if args.json:
         print(json.dumps({"value": result.value, "exact": result.exact,
                           "plies": result.plies, "nodes": result.nodes,
@@ -665,6 +665,9 @@ def build_parser() -> argparse.ArgumentParser:
                      "(default: to the end)")
     sub.add_argument("--nodes", type=positive_int, help="stop deepening after this many "
                      "positions (the same answer on any machine; default: no limit)")
+    sub.add_argument("--threads", type=positive_int, default=1, help="search on this many "
+                     "threads: the same value, sooner on as many cores (1; at most 16; "
+                     "not with --nodes)")
     sub = command(bots, json_opt)
     sub.add_argument("game", help="crossword game id, e.g. scrabble-en")
     sub.add_argument("--a", default="equity", help="bot A: greedy, equity, tile or sim; in "

@@ -228,6 +228,12 @@ def test_sim_to_the_end(artifacts, tmp_path):
     (["sim", "--rack", "ss", "--plies", "0"], "argument --plies: must be at least 1"),
     (["sim", "--rack", "ss", "--iterations", "0"], "argument --iterations: must be at least 1"),
     (["endgame", "--rack", "s", "--opponent", "q"], "error: 95 tiles are still in the bag"),
+    (["endgame", "--rack", "s", "--opponent", "q", "--threads", "0"],
+     "argument --threads: must be at least 1"),
+    (["endgame", "--rack", "s", "--opponent", "q", "--threads", "17"],
+     "error: threads must be a whole number from 1 to 16, not 17"),
+    (["endgame", "--rack", "s", "--opponent", "q", "--threads", "2", "--nodes", "9"],
+     "error: a node budget gives the same answer on any machine only on one thread"),
     (["sim", "--rack", "s", "--unseen", "qq"], "error: board and rack and unseen tiles hold 2 "
                                                "tiles 'q'"),
 ])

@@ -405,6 +405,77 @@ def test_a_setup_turned_by_a_play_equals_the_setup_of_the_board_after(game):
     assert turned > 100
 
 
+@pytest.mark.parametrize("compiled", COMPILED)
+@pytest.mark.parametrize("game", KERNEL_GAMES)
+def test_a_solve_on_two_threads_gives_plain_minimax_value(game, compiled):
+    # Lazy SMP: a helper searches to the end beside the rounds, sharing the table; whoever
+    # finishes, the value is exact and plain minimax's, and the line is worth it. A solve on
+    # one thread after it, on the same engine, still finds its own value.
+    engine = MoveEngine(fixture_game(game), compiled=compiled)
+    for board, rack, other in fixture_endgames(game, 6):
+        label = f"{game} racks {rack!r} {other!r}"
+        expected = minimax(engine, board, (rack, other), 0, memo={})
+        racks = [engine.rack_counts(rack, board), engine.rack_counts(other, board)]
+        value, line, exact, _depth = KernelSearch(engine, engine.cells(board),
+                                                  racks).solve(threads=2)
+        assert (value, exact) == (expected, True), label
+        moves = line_moves(engine, board, line)
+        assert line_value(engine.cw, moves, (rack, other), 0) == expected, label
+        assert KernelSearch(engine, engine.cells(board), racks).solve()[0] == expected, label
+
+
+@pytest.mark.parametrize("compiled", COMPILED)
+def test_a_helper_that_finishes_first_gives_the_solve_its_value(compiled, monkeypatch):
+    # The rounds (stubbed here) wait until the helper has searched to the end and then give
+    # up with a shallow inexact value: the solve answers with the helper's, exact, its line
+    # read back from the shared table.
+    from lookup.crossword import endgame
+
+    engine = MoveEngine(fixture_game("scrabble-en"), compiled=compiled)
+    board, rack, other = fixture_endgames("scrabble-en", 1)[0]
+    expected = minimax(engine, board, (rack, other), 0, memo={})
+
+    def rounds_given_up(search, one_round, plies, seconds, nodes, clock):
+        search.halt.wait()
+        return -999, False, 1
+
+    monkeypatch.setattr(endgame, "_deepen", rounds_given_up)
+    search = KernelSearch(engine, engine.cells(board), [engine.rack_counts(rack, board),
+                                                        engine.rack_counts(other, board)])
+    value, line, exact, _depth = search.solve(threads=2)
+    assert (value, exact) == (expected, True)
+    assert line_value(engine.cw, line_moves(engine, board, line), (rack, other), 0) == expected
+
+
+def test_a_table_entry_read_half_written_is_a_miss():
+    # Threads share the table: an entry whose words come from two writes (any one word
+    # changed since its check was written) reads as no entry, its move as none.
+    from lookup.crossword import endgame_kernel as kernel
+
+    width = 10
+    slots = 8
+    keys, info = [0] * (3 * slots), [0] * (kernel.TABLE_INFO * slots)
+    table_moves = [0] * (width * slots)
+    move = [3, 17, 2] + list(range(width - 3))
+    kernel.table_store(keys, info, table_moves, width, 5, 11, 22, 33, 4, kernel.LOWER, -7,
+                       move, 0)
+    read = [0] * width
+    slot, depth, flag, value = kernel.table_entry(keys, info, table_moves, width, 5, 11, 22, 33,
+                                                  read, 0)
+    assert (depth, flag, value, read) == (4, kernel.LOWER, -7, move)
+    fields = [(info, slot * kernel.TABLE_INFO + field) for field in (
+        kernel.T_DEPTH, kernel.T_FLAG, kernel.T_VALUE, kernel.T_CHECK)]
+    for table, at in [*fields, (table_moves, slot * width), (table_moves, slot * width + 9)]:
+        saved = table[at]
+        table[at] += 1
+        read = [0] * width
+        assert kernel.table_entry(keys, info, table_moves, width, 5, 11, 22, 33, read, 0) == \
+            (-1, 0, 0, 0)
+        assert read[kernel.M_PLACED] == -1
+        table[at] = saved
+    assert kernel.table_entry(keys, info, table_moves, width, 6, 11, 22, 33, read, 0)[0] == -1
+
+
 def test_the_kernel_refuses_a_game_without_repeated_words():
     engine = MoveEngine(fixture_game("erudit-ru"), compiled=False)
     board = engine.cw.parse_board("\n".join("." * 15 for _ in range(15)))
@@ -431,6 +502,13 @@ def test_bad_input_is_one_line():
         solve_endgame(engine, board, "s", "q", plies=-1)
     with pytest.raises(BadInput, match="nodes must be positive, not 0"):
         solve_endgame(engine, board, "s", "q", nodes=0)
+    for threads in (0, 17, 1.5, True, "2"):
+        with pytest.raises(BadInput, match=f"threads must be a whole number from 1 to 16, "
+                                           f"not {threads!r}"):
+            solve_endgame(engine, board, "s", "q", threads=threads)
+    with pytest.raises(BadInput, match="a node budget gives the same answer on any machine "
+                                       "only on one thread"):
+        solve_endgame(engine, board, "s", "q", nodes=5, threads=2)
 
 
 def greedy_endgames(engine, count: int, most: int = 3, total: int = FULL_TILES):

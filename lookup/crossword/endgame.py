@@ -37,7 +37,9 @@ by the depth is worth 0 from the cut on; `exact` says no line was cut.
 
 import functools
 import math
+import numbers
 import random
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -428,6 +430,10 @@ class EndgameSearch:
 # each, took 67 s of CPU in all after 6 rounds, 84 s after 4 and 83 s after 8 (after 4, one
 # whose rounds stay cheap took 17 s instead of 2).
 ROUNDS_BEFORE_THE_END = 6
+# Threads a solve may search on (KernelSearch), and the first guesses of its helpers' MTD(f)
+# searches, helper k the k-th (helpers searching from one guess would search alike).
+MAX_THREADS = 16
+HELPER_GUESSES = (0, 12, -12, 24, -24, 36, -36, 48, -48, 60, -60, 72, -72, 84, -84)
 # The depth of the round to the end of the game: more plies than any line has (at most
 # (tiles + 1) x scoreless_turns_end: 90 with 7 + 7 tiles and 6 scoreless turns), and the
 # deepest round either search runs (the kernel's frames).
@@ -477,7 +483,8 @@ def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: 
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
 KERNEL_FUNCTIONS = ("board_setup", "setup", "prepared_search", "prepare_board",
                     "move_width", "copy_move", "same_move", "placed_value",
-                    "apply_move", "take_back", "table_home", "table_find", "table_store",
+                    "apply_move", "take_back", "table_home", "table_find", "_entry_check",
+                    "table_entry", "table_store",
                     "_sort_plays", "node_zone", "clear_zone", "root_list", "_root_open",
                     "_rack_kinds", "_bucket", "root_best", "root_all", "_zone_search",
                     "_winning_root_play", "list_moves", "first_table", "_first_play",
@@ -520,7 +527,10 @@ class _Workspace:
 
     BITS = (20, 21, 23)  # compiled: log2 of the table's slots, the cache's, the arena's moves
 
-    def __init__(self, engine):
+    def __init__(self, engine, table: bool = True):
+        """`table`: make a transposition table (a helper's workspace takes its search's:
+        share_table).
+        """
         self.engine = engine
         self.compiled = engine.compiled
         self.kernel = _kernel(engine.compiled)
@@ -537,9 +547,11 @@ class _Workspace:
         self.z_side = self.ints([0, rng.getrandbits(63)])
         self.z_scoreless = self.ints([rng.getrandbits(63) for _ in range(limit + 1)])
         slots = 1 << table_bits
-        self.keys = self.zeros(3 * slots)
-        self.info = self.zeros(endgame_kernel.TABLE_INFO * slots)
-        self.table_moves = self.zeros(self.width * slots)
+        self.keys = self.info = self.table_moves = None
+        if table:
+            self.keys = self.zeros(3 * slots)
+            self.info = self.zeros(endgame_kernel.TABLE_INFO * slots)
+            self.table_moves = self.zeros(self.width * slots)
         self.list_keys = self.zeros(2 * (1 << cache_bits))
         self.list_info = self.zeros(3 * (1 << cache_bits))
         self.arena = self.zeros(self.width << arena_bits)
@@ -582,6 +594,12 @@ class _Workspace:
 
     def ints(self, values):
         return np.asarray(values, dtype=np.int64) if self.compiled else [int(v) for v in values]
+
+    def share_table(self, other: "_Workspace") -> None:
+        """Search with the transposition table of workspace `other` (a helper's workspace:
+        its searches and other's read and write the same entries).
+        """
+        self.keys, self.info, self.table_moves = other.keys, other.info, other.table_moves
 
     def zeros(self, n: int):
         return np.zeros(n, dtype=np.int64) if self.compiled else [0] * n
@@ -661,6 +679,22 @@ class _Workspace:
 
 
 @functools.lru_cache(maxsize=2)
+def _helper_pool(engine) -> list:
+    """The engine's helper workspaces (without tables of their own), made as solves on more
+    threads first need them.
+    """
+    return []
+
+
+def _helper_workspaces(engine, count: int) -> list:
+    """`count` helper workspaces of the engine (KernelSearch's threads)."""
+    pool = _helper_pool(engine)
+    while len(pool) < count:
+        pool.append(_Workspace(engine, table=False))
+    return pool[:count]
+
+
+@functools.lru_cache(maxsize=2)
 def _workspace(engine) -> _Workspace:
     """The engine's workspace (the last two engines' are kept: up to ~810 MB each, compiled)."""
     return _Workspace(engine)
@@ -679,6 +713,15 @@ class KernelSearch:
     position it leads to (the table makes these quick); after a search cut by depth or time,
     the table's moves.
 
+    On several threads (solve's `threads`; lazy SMP, as macondo's endgame solver runs), the
+    rounds run on one and a helper search on each other, every one with its own workspace but
+    the table, which they share (_Workspace.share_table): a helper searches the last round
+    straight away (to the end of the game, or `plies` deep) by MTD(f) from a guess of its
+    own, so that the rounds find the table full of positions' values when they get there.
+    Whichever finishes the last round first ends the solve; its value is the round's either
+    way, as every entry is a bound of its position whoever wrote it (an entry read while
+    another thread writes it counts as a miss: endgame_kernel.table_entry).
+
     Args:
         engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
         fresh: start with an empty table (the same result whatever was searched before);
@@ -687,6 +730,7 @@ class KernelSearch:
         null_windows: find each round's value by MTD(f) (the default); False searches the
             whole window, the same tree as EndgameSearch (the tests hold the two equal, node
             for node).
+        space: the workspace (a helper's; default the engine's, _workspace).
 
     Attributes:
         clock: what `solve`'s seconds are read from: time.perf_counter, or time.process_time
@@ -694,11 +738,11 @@ class KernelSearch:
     """
 
     def __init__(self, engine, cells, racks, scoreless: int = 0, fresh: bool = True,
-                 null_windows: bool = True):
+                 null_windows: bool = True, space=None):
         if not engine.cw.rules.repeat_words:
             raise ValueError(f"{engine.cw.id} forbids repeated words: use EndgameSearch")
         self.engine = engine
-        self.space = space = _workspace(engine)
+        self.space = space = _workspace(engine) if space is None else space
         if fresh:
             space.generation += 1
         self.generation = space.generation
@@ -717,8 +761,11 @@ class KernelSearch:
         self.node_limit = _NO_NODE_LIMIT
         self.root_move = None  # the last finished round's move, packed
         self.clock = time.perf_counter  # what `seconds` is measured by
+        # Set when another thread of the solve has finished its last round: stop (solve).
+        self.halt = None
         self._work_cells = space.zeros(len(self.cells))
         self._work_racks = space.zeros(2 * endgame_kernel.CODES)
+        self._table_read = space.zeros(space.width)  # _table_move's copy of an entry's move
 
     def _rack_total(self, rack) -> int:
         return sum(self.values[code] * n for code, n in enumerate(rack) if code and n)
@@ -794,14 +841,21 @@ class KernelSearch:
                 space.grow_arena()
                 state[k.S_KEEP_LIMIT] = 3 * len(space.arena) // 4
             elif self.nodes >= self.node_limit or (self.deadline is not None
-                                                   and self.clock() > self.deadline):
+                                                   and self.clock() > self.deadline) or (
+                    self.halt is not None and self.halt.is_set()):
                 return None
 
     def solve(self, plies: int | None = None, seconds: float | None = None,
-              nodes: int | None = None):
+              nodes: int | None = None, threads: int = 1):
         """EndgameSearch.solve: (value, line, exact, depth) of the deepest finished round
-        (_deepen, `seconds` read from `clock`).
+        (_deepen, `seconds` read from `clock`); with `threads` > 1, threads - 1 helpers search
+        beside the rounds (class docstring) and `nodes` counts theirs too.
+
+        Raises:
+            BadInput: threads not a whole number from 1 to MAX_THREADS, or above 1 with a
+                node budget (whose answer must not depend on the threads' timing).
         """
+        check_threads(threads, nodes)
         guess = [0]
 
         def one_round(depth: int):
@@ -812,11 +866,72 @@ class KernelSearch:
             guess[0] = value
             return value, not cuts
 
-        value, exact, depth = _deepen(self, one_round, plies, seconds, nodes, self.clock)
+        if threads == 1:
+            value, exact, depth = _deepen(self, one_round, plies, seconds, nodes, self.clock)
+            helped = 0
+        else:
+            (value, exact, depth), helped = self._with_helpers(one_round, plies, seconds,
+                                                                threads - 1)
         searched = self.nodes
         line = self._line(value, exact, depth)
-        self.nodes = searched  # the search's nodes, not the line's
+        self.nodes = searched + helped  # the search's nodes, not the line's
         return value, line, exact, depth
+
+    def _with_helpers(self, one_round, plies: int | None, seconds: float | None,
+                      count: int) -> tuple:
+        """((value, exact, depth), the helpers' nodes) of `solve` with `count` helper
+        searches on threads of their own (class docstring): the deepest finished round of
+        this search's, unless a helper finished the last round first.
+        """
+        last = TO_THE_END if plies is None else min(plies, TO_THE_END)
+        halt = threading.Event()
+        deadline = None if seconds is None else self.clock() + seconds
+        helpers = []
+        for number, space in enumerate(_helper_workspaces(self.engine, count)):
+            space.share_table(self.space)
+            helper = KernelSearch(self.engine, self.cells, self.racks, self.scoreless,
+                                  fresh=False, space=space)
+            helper.generation = self.generation
+            helper.clock, helper.deadline, helper.halt = self.clock, deadline, halt
+            helpers.append(helper)
+        finished = [None] * count
+        failed = []
+
+        def help_with(number: int) -> None:
+            helper = helpers[number]
+            try:
+                searched = helper._converge(last, HELPER_GUESSES[number % len(HELPER_GUESSES)])
+            except BaseException as error:  # raised again on the solve's thread
+                failed.append(error)
+                halt.set()
+                return
+            if searched is not None:
+                finished[number] = searched
+                halt.set()
+
+        threads = [threading.Thread(target=help_with, args=(number,), daemon=True)
+                   for number in range(count)]
+        self.halt = halt
+        for thread in threads:
+            thread.start()
+        try:
+            found = _deepen(self, one_round, plies, seconds, None, self.clock)
+        finally:
+            halt.set()
+            for thread in threads:
+                thread.join()
+            self.halt = None
+        if failed:
+            raise failed[0]
+        helped = sum(helper.nodes for helper in helpers)
+        if found is not None and found[1]:
+            return found, helped
+        for helper, searched in zip(helpers, finished):
+            if searched is not None:
+                value, cuts = searched
+                self.deepest, self.root_move = helper.deepest, helper.root_move
+                return (value, not cuts, last if last < TO_THE_END else helper.deepest), helped
+        return found, helped
 
     def _converge(self, depth: int, guess: int):
         """(value, cuts) of the root searched `depth` plies, or None when the budget ran out:
@@ -872,14 +987,14 @@ class KernelSearch:
         self._set_position(cells, racks)
         state = self.state
         k0 = int(state[k.S_BOARD_Z]) ^ int(space.z_side[side]) ^ int(space.z_scoreless[scoreless])
-        slot = space.kernel["table_find"](space.keys, space.info, self.generation, k0,
-                                          int(state[k.S_RACK_Z]), int(state[k.S_RACK_Z + 1]))
+        move = self._table_read
+        slot, _depth, _flag, _value = space.kernel["table_entry"](
+            space.keys, space.info, space.table_moves, space.width, self.generation, k0,
+            int(state[k.S_RACK_Z]), int(state[k.S_RACK_Z + 1]), move, 0)
         if slot < 0:
             return None
-        at = slot * space.width
-        placed = int(space.table_moves[at + M_PLACED])
-        return tuple(int(v) for v in space.table_moves[at + MOVE_FIELDS:
-                                                       at + MOVE_FIELDS + max(placed, 0)])
+        placed = int(move[M_PLACED])
+        return tuple(int(v) for v in move[MOVE_FIELDS:MOVE_FIELDS + max(placed, 0)])
 
     def _moves(self, cells, rack, side: int, scoreless: int, racks, first=None):
         """The side's plays and the pass as (record tuple or PASS, new tiles), the table's move
@@ -1010,6 +1125,22 @@ def check_endgame(cw, board: Board, rack: str, opponent_rack: str) -> None:
                        "bag empty; use simulate while it is not")
 
 
+def check_threads(threads, nodes=None) -> None:
+    """Refuse a thread count an endgame solve cannot use.
+
+    Raises:
+        BadInput: threads not a whole number from 1 to MAX_THREADS, or above 1 with a node
+            budget (its answer would depend on the threads' timing).
+    """
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral) \
+            or not 1 <= threads <= MAX_THREADS:
+        raise BadInput(f"threads must be a whole number from 1 to {MAX_THREADS}, "
+                       f"not {threads!r}")
+    if threads > 1 and nodes is not None:
+        raise BadInput("a node budget gives the same answer on any machine only on one "
+                       "thread: give threads 1, or a time budget")
+
+
 def check_budget(seconds=None, plies=None, iterations=None, nodes=None) -> None:
     """Refuse a search budget that is not positive.
 
@@ -1033,7 +1164,8 @@ def endgame_search(engine, cells, racks, scoreless: int = 0, fresh: bool = True)
 
 def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
                   seconds: float | None = None, plies: int | None = None, scoreless: int = 0,
-                  checked: bool = True, nodes: int | None = None) -> EndgameResult:
+                  checked: bool = True, nodes: int | None = None,
+                  threads: int = 1) -> EndgameResult:
     """Solve an endgame (module docstring): CrosswordGame.endgame.
 
     Args:
@@ -1047,18 +1179,23 @@ def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
             finishes); a budget that, unlike seconds, gives the same move on any machine.
         checked: refuse positions whose bag is not empty (check_endgame); False solves any
             two racks, as if the tiles the board and racks lack were out of the game.
+        threads: search on this many threads (KernelSearch's lazy SMP: the same value,
+            sooner on as many cores); the search that is not the compiled kernel's
+            (EndgameSearch) runs on one.
 
     Raises:
         BadInput: see check_endgame and check_budget.
     """
     check_budget(seconds=seconds, plies=plies, nodes=nodes)
+    check_threads(threads, nodes)
     if checked:
         check_endgame(engine.cw, board, rack, opponent_rack)
     search = endgame_search(engine, engine.cells(board),
                             [engine.rack_counts(rack, board),
                              engine.rack_counts(opponent_rack, board)], scoreless)
     started = time.perf_counter()
-    value, line, exact, depth = search.solve(plies=plies, seconds=seconds, nodes=nodes)
+    more = {"threads": threads} if isinstance(search, KernelSearch) else {}
+    value, line, exact, depth = search.solve(plies=plies, seconds=seconds, nodes=nodes, **more)
     return EndgameResult(int(value), line_moves(engine, board, line), exact, depth,
                          search.nodes, time.perf_counter() - started)
 

@@ -49,13 +49,16 @@ def int_array(n, zeroed=True):
 
 
 def _compile_into(namespace: dict, module, names) -> dict:
-    """Compile `names` of `module` against `namespace` (which they then join), callees first."""
+    """Compile `names` of `module` against `namespace` (which they then join), callees first;
+    each releases the GIL while it runs (nogil), so that searches on several threads
+    (lookup/crossword/endgame.py KernelSearch.solve's `threads`) run at once.
+    """
     for name in names:
         source = getattr(module, name)
         clone = types.FunctionType(source.__code__, namespace, name, source.__defaults__)
         clone.__qualname__ = source.__qualname__
         clone.__doc__ = source.__doc__
-        namespace[name] = numba.njit(cache=True)(clone)
+        namespace[name] = numba.njit(cache=True, nogil=True)(clone)
     return namespace
 
 

@@ -541,18 +541,19 @@ class CrosswordGame:
     # --- look-ahead: lookup/crossword/endgame.py, lookup/crossword/simulate.py
     # ------------------------------
     def endgame(self, board: Board, rack: str, opponent_rack: str, seconds: float | None = None,
-                plies: int | None = None, nodes: int | None = None):
+                plies: int | None = None, nodes: int | None = None, threads: int = 1):
         """Best play to the end with the bag empty and both racks known: an EndgameResult
         with `value` (the mover's points to the end minus the opponent's, end adjustments
         included) and `line` (the principal variation); lookup/crossword/endgame.py. `seconds`,
-        `plies` and `nodes` (positions searched) bound the iterative deepening.
+        `plies` and `nodes` (positions searched) bound the iterative deepening; `threads`
+        searches on that many threads (the same value, sooner on as many cores).
 
         Raises:
             BadInput: bad racks, a bag that is not empty, seconds, plies or nodes not
-                positive.
+                positive, threads not from 1 to 16 or above 1 with nodes.
         """
         return solve_endgame(move_engine(self), board, rack, opponent_rack, seconds=seconds,
-                             plies=plies, nodes=nodes)
+                             plies=plies, nodes=nodes, threads=threads)
 
     def simulate(self, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
                  plies: int | None = 2, iterations: int | None = None,
