@@ -52,7 +52,8 @@
   endgame so that both meet the same machine, each appended to THREADS_CHECKPOINT
   (bench/checkpoints/exact-threads.jsonl): how many each solves within 10 s, the wall time
   per solve and the nodes per second of all threads. The machine must be idle (the helper
-  takes the second core).
+  takes the second core). THREADS_BASELINE (exact-threads-b1a3673.jsonl) is the same run
+  with b1a3673's helper, whose root's plays came in the rounds' order (now last first).
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
 TAIL_ENDGAMES=0 the tail, THREADS_ENDGAMES=0 the threads' part; each part has its own area
@@ -108,6 +109,7 @@ THREADS = 2
 THREADS_SECONDS = 10.0
 THREADS_CHECKPOINT = Path(os.environ.get("THREADS_CHECKPOINT",
                                          CHECKPOINTS / "exact-threads.jsonl"))
+THREADS_BASELINE = CHECKPOINTS / "exact-threads-b1a3673.jsonl"
 
 
 class _Solver:
@@ -310,6 +312,15 @@ def threads_rows(engine) -> list[dict]:
              f"of wall time per solve, the line read back included, on an idle machine of "
              f"2 cores; solved by one thread {solved(one)}, by {THREADS} {solved(many)}; both "
              f"solved {len(both)}, values equal on {equal}")
+    if THREADS_BASELINE.exists():
+        older = {(r["index"], r["threads"]): r for r in (
+            json.loads(line) for line in THREADS_BASELINE.read_text().splitlines() if line)}
+        old = [older[index, THREADS] for index in range(THREADS_ENDGAMES)
+               if (index, THREADS) in older]
+        if len(old) == THREADS_ENDGAMES:
+            where += (f"; b1a3673's helper (the root's plays in order) solved {solved(old)}, "
+                      f"median {statistics.median(r['seconds'] for r in old):.3g} s, "
+                      f"{sum(r['seconds'] for r in old):.0f} s in all")
     name = "one thread"
     return [
         row("lookahead-threads", f"exact endgames on {THREADS} threads: solved to the end "

@@ -717,10 +717,17 @@ class KernelSearch:
     rounds run on one and a helper search on each other, every one with its own workspace but
     the table, which they share (_Workspace.share_table): a helper searches the last round
     straight away (to the end of the game, or `plies` deep) by MTD(f) from a guess of its
-    own, so that the rounds find the table full of positions' values when they get there.
+    own (HELPER_GUESSES), its root's plays tried last first (endgame_kernel.S_ROOT_REVERSED),
+    so that the rounds find the table full of positions' values when they get there.
     Whichever finishes the last round first ends the solve; its value is the round's either
     way, as every entry is a bound of its position whoever wrote it (an entry read while
-    another thread writes it counts as a miss: endgame_kernel.table_entry).
+    another thread writes it counts as a miss: endgame_kernel.table_entry). Helpers that
+    searched alike gained little. On 10 endgames of the exact batch's first 100 that one
+    thread solves in 5-25 s: a helper searching the rounds as they are took about as long
+    on five of them (41.8 s against 41.5 s); one searching to the end from guess 0,
+    the root in order, 1.55x less in all; with the root reversed, the three of them that
+    took 7.5-8.6 s on one thread took 3.5-4.9 s (bench/results.md "lookahead-threads" has
+    the batch's first 100).
 
     Args:
         engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
@@ -893,6 +900,7 @@ class KernelSearch:
                                   fresh=False, space=space)
             helper.generation = self.generation
             helper.clock, helper.deadline, helper.halt = self.clock, deadline, halt
+            helper.state[endgame_kernel.S_ROOT_REVERSED] = 1
             helpers.append(helper)
         finished = [None] * count
         failed = []

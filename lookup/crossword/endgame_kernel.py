@@ -127,7 +127,8 @@ S_FIRST_SEARCHES = 28  # best-play searches for a list's first play (_first_play
 S_FIRST_PLAYS = 29  # 1: a list's first play is searched for before the list (module docstring)
 S_DEEPEST = 30  # the deepest node entered: its ply (moves from the root) plus one
 S_COVERING = 31  # move-engine searches from a node's zone only (the others: none)
-STATE = 32
+S_ROOT_REVERSED = 32  # 1: the root's list is tried last play first (a helper's: solve threads)
+STATE = 33
 
 MODE_ENTER = 0
 MODE_STEP = 1
@@ -1136,14 +1137,16 @@ def run(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, r
                 count = frames[f + F_COUNT]
                 start = frames[f + F_LIST]
                 staged = frames[f + F_STAGED]
+                reversed_here = ply == 1 and state[S_ROOT_REVERSED]
                 while step < count:
-                    at = start + step * width
+                    at = start + (count - 1 - step if reversed_here else step) * width
                     if not ((first_placed > 0 and same_move(arena, at, first_moves, fm))
                             or (staged and same_move(arena, at, staged_moves, fm))):
                         break
                     step += 1
                 if step < count:
-                    copy_move(arena, start + step * width, current, cm, width)
+                    at = start + (count - 1 - step if reversed_here else step) * width
+                    copy_move(arena, at, current, cm, width)
                     frames[f + F_STEP] = step + 1
                     chosen = 1
                 elif step == count and first_placed != 0:
