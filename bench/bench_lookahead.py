@@ -10,6 +10,8 @@ scrabble-en, compiled engine:
   macondo: one 2-ply iteration over 10 candidates in 1.44 ms (Go). The same with every line
   played to the end of the game (plies=None, what the sim bot does once at most 14 tiles are
   unseen) from greedy self-play positions with 7 tiles in the bag, shared and alone.
+- Simulation on SIM_THREADS threads against one: iterations per second of wall time
+  (SIM_THREAD_ITERATIONS per position, the stopping rule on).
 - Endgames from greedy self-play (the turn the bag empties): nodes per second and median
   solve time of 4-, 6- and 8-ply searches on the compiled kernel (lookup/crossword/endgame.py
   KernelSearch, its rounds by null windows), against EndgameSearch (Python negamax around the
@@ -20,7 +22,7 @@ scrabble-en, compiled engine:
   deep.
 The long runs (the solver's gain over 2,000 endgames, the simulating bot's match) are in
 bench_lookahead_matches.py (`make bench-matches`).
-Times are CPU seconds of the process (time.process_time).
+Times are CPU seconds of the process (time.process_time), but on threads: wall time.
 """
 
 import os
@@ -36,6 +38,9 @@ GAME = "scrabble-en"
 SIM_POSITIONS = 10
 SIM_ITERATIONS = 20
 SIM_ROUNDS = 9
+SIM_THREADS = 2
+SIM_THREAD_ITERATIONS = 100
+SIM_THREAD_ROUNDS = 3
 TO_END_POSITIONS = 10
 TO_END_BAG = 7
 DEPTHS = (4, 6, 8)
@@ -93,6 +98,25 @@ def sim_rows(cw, engine) -> list[dict]:
                 "dealings); Python lines "
                 f"{rate['python']:.0f}/s; macondo 1.44 ms per iteration",
                 higher_is_better=True)]
+    # On two threads (simulate's `threads`: the dealings up to each look of the stopping rule
+    # shared among them): wall time, as both cores work; rounds alternate with one thread.
+    walls = {1: [], SIM_THREADS: []}
+    for _round in range(SIM_THREAD_ROUNDS):
+        for threads, rates in walls.items():
+            started = time.perf_counter()
+            for board, rack in cases:
+                simulate(engine, board, rack, candidates=10, plies=2,
+                         iterations=SIM_THREAD_ITERATIONS, threads=threads)
+            rates.append(SIM_THREAD_ITERATIONS * len(cases) / (time.perf_counter() - started))
+    rows.append(row(f"simulation, 10 candidates, 2 plies, {SIM_THREADS} threads",
+                    statistics.median(walls[SIM_THREADS]), "iterations/s", "one thread",
+                    statistics.median(walls[1]),
+                    note=f"per second of wall time, {len(cases)} midgame positions x "
+                    f"{SIM_THREAD_ITERATIONS} iterations (the stopping rule pruning from 30), "
+                    f"the median of {SIM_THREAD_ROUNDS} rounds (one thread "
+                    + "/".join(f"{r:.0f}" for r in walls[1]) + f", {SIM_THREADS} "
+                    + "/".join(f"{r:.0f}" for r in walls[SIM_THREADS])
+                    + "); the same rows on any number of threads", higher_is_better=True))
     ends = greedy_positions(engine, TO_END_POSITIONS, TO_END_BAG)
     seconds = {True: 0.0, False: 0.0}
     for board, rack, other, bag in ends:

@@ -374,7 +374,7 @@ def sim(args) -> int:
     bar = _progress_bar("simulating") if sys.stderr.isatty() else None
     rows = simulate(engine, position, args.rack, unseen=args.unseen, candidates=args.candidates,
                     plies=args.plies, iterations=args.iterations, seconds=args.seconds,
-                    seed=args.seed, progress=bar)
+                    seed=args.seed, progress=bar, threads=args.threads)
     if bar is not None:
         print(file=sys.stderr)
     if args.json:
@@ -658,6 +658,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--iterations", type=positive_int,
                      help="dealings simulated (100; with --seconds at most 3,250)")
     sub.add_argument("--seed", type=non_negative_int, default=0, help="seeds the dealings (0)")
+    sub.add_argument("--threads", type=positive_int, default=1, help="dealings played at once: "
+                     "the same rows, sooner on as many cores (1; at most 16)")
     sub = command(endgame, json_opt, position_args, seconds_opt)
     sub.add_argument("--opponent", required=True, help="the opponent's rack (the bag must "
                      "be empty: the board and both racks hold the whole set)")

@@ -209,16 +209,17 @@ def test_sim_table(artifacts, tmp_path):
     assert lines[-1] == "(no leave values for this game: equity is the score)"
 
 
-def test_sim_to_the_end(artifacts, tmp_path):
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_sim_to_the_end(artifacts, tmp_path, threads):
     (tmp_path / "board.txt").write_text(BOARD)
     result = wordpack(artifacts, "sim", "scrabble-en", "--board", str(tmp_path / "board.txt"),
                       "--rack", "ss", "--unseen", "qz", "--iterations", "2", "--plies", "end",
-                      "--json")
+                      "--threads", threads, "--json")
     assert result.returncode == 0, result.stderr
     rows = json.loads(result.stdout)
     # CATS (6), the opponent's q and z stuck, then AS down goes out (3: the s on a double
     # letter): 6 + 3 + 2 x 20; AS first, then CATS, the same. ASS down goes out at once:
-    # 4 + 2 x 20.
+    # 4 + 2 x 20. The same on two threads.
     assert [(row["move"]["word"], row["mean"], row["iterations"]) for row in rows] == \
         [("cats", 49.0, 2), ("as", 49.0, 2), ("ass", 44.0, 2)]
 
@@ -227,6 +228,8 @@ def test_sim_to_the_end(artifacts, tmp_path):
     (["sim", "--rack", "ss", "--seconds", "0"], "argument --seconds: must be positive, not 0"),
     (["sim", "--rack", "ss", "--plies", "0"], "argument --plies: must be at least 1"),
     (["sim", "--rack", "ss", "--iterations", "0"], "argument --iterations: must be at least 1"),
+    (["sim", "--rack", "ss", "--threads", "17"],
+     "error: threads must be a whole number from 1 to 16, not 17"),
     (["endgame", "--rack", "s", "--opponent", "q"], "error: 95 tiles are still in the bag"),
     (["endgame", "--rack", "s", "--opponent", "q", "--threads", "0"],
      "argument --threads: must be at least 1"),

@@ -205,6 +205,25 @@ def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies
                                 **options)) == expected
 
 
+@pytest.mark.parametrize("compiled", ENGINES)
+@pytest.mark.parametrize("threads", [2, 3])
+def test_dealings_on_several_threads_give_one_threads_rows(compiled, threads):
+    # The dealings before each look of the stopping rule are shared among the threads and
+    # counted in order: the same rows, pruning included (it looks at 30, 40, ... dealings),
+    # whether the batch divides among the threads or not.
+    cw = with_table("scrabble-en", quarter_table("scrabble-en"))
+    engine = MoveEngine(cw, compiled=compiled)
+    pruned = 0
+    for number, plies, iterations in ((12, 2, 57), (33, 1, 45), (48, None, 8)):
+        board, rack, tiles = shuffled_position(cw, number, number)
+        options = {"unseen": "".join(tiles[:cw.rules.rack_size + 9]), "candidates": 6,
+                   "plies": plies, "iterations": iterations, "seed": number}
+        alone = row_figures(simulate(engine, board, rack, **options))
+        assert row_figures(simulate(engine, board, rack, threads=threads, **options)) == alone
+        pruned += sum(row[4] for row in alone)
+    assert pruned
+
+
 @pytest.mark.skipif(not numba_available(), reason="numba is not installed")
 def test_more_lines_than_one_shared_search_serves_give_the_same_rows():
     # One BEST_AVOIDING search serves at most MAX_TARGETS lines: 80 candidates share their
@@ -665,7 +684,9 @@ def test_bad_input_is_one_line():
                              ({"seconds": -1.0}, "seconds must be positive, not -1.0"),
                              ({"plies": 0}, "plies must be positive, not 0"),
                              ({"unseen": "qq"}, "hold 2 tiles 'q'; the scrabble-en set has 1"),
-                             ({"unseen": "a1"}, "unseen tile '1' is not a letter")]:
+                             ({"unseen": "a1"}, "unseen tile '1' is not a letter"),
+                             ({"threads": 0}, "threads must be a whole number from 1 to 16, "
+                                              "not 0")]:
         with pytest.raises(BadInput, match=message):
             simulate(engine, board, rack, **options)
     with pytest.raises(BadInput, match="rack 'abcdefgh' has 8 tiles"):

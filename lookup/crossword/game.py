@@ -557,17 +557,19 @@ class CrosswordGame:
 
     def simulate(self, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
                  plies: int | None = 2, iterations: int | None = None,
-                 seconds: float | None = None, seed: int = 0) -> list:
+                 seconds: float | None = None, seed: int = 0, threads: int = 1) -> list:
         """Monte Carlo simulation of the best candidates by equity: rows (move, mean,
         stderr, iterations, pruned), best first; lookup/crossword/simulate.py. plies=None plays
-        every line to the end of the game.
+        every line to the end of the game; `threads` plays dealings on that many threads at
+        once (the same rows, sooner on as many cores).
 
         Raises:
             BadInput: bad rack or unseen tiles; candidates, plies, iterations or seconds not
-                positive.
+                positive; threads not from 1 to 16.
         """
         return simulate(move_engine(self), board, rack, unseen=unseen, candidates=candidates,
-                        plies=plies, iterations=iterations, seconds=seconds, seed=seed)
+                        plies=plies, iterations=iterations, seconds=seconds, seed=seed,
+                        threads=threads)
 
     # --- one placement -------------------------------------------------------------------
     def validate(self, board: Board, placement, rack: str | None = None,

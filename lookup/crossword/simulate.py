@@ -44,6 +44,7 @@ hold: each candidate is played, the mover draws that tile, and the endgame solve
 (lookup/crossword/endgame.py) finishes the line with the opponent to move.
 """
 
+import concurrent.futures
 import functools
 import itertools
 import math
@@ -57,7 +58,12 @@ import numpy as np
 
 from lookup.crossword import sim_kernel
 from lookup.crossword.board import Board
-from lookup.crossword.endgame import check_budget, endgame_search, play_tiles
+from lookup.crossword.endgame import (
+    check_budget,
+    check_threads,
+    endgame_search,
+    play_tiles,
+)
 from lookup.crossword.engine_kernel import (
     MAX_TARGETS,
     MOVE_FIELDS,
@@ -513,7 +519,7 @@ def _unseen(engine, board: Board, rack: str, unseen: str | None) -> list[int]:
 def simulate(engine, board: Board, rack: str, unseen: str | None = None, candidates: int = 10,
              plies: int | None = 2, iterations: int | None = None,
              seconds: float | None = None, seed: int = 0, leave=None, progress=None,
-             kernel: bool | None = None, share: bool = True) -> list:
+             kernel: bool | None = None, share: bool = True, threads: int = 1) -> list:
     """Simulate the best candidates (module docstring): CrosswordGame.simulate.
 
     Args:
@@ -536,6 +542,10 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
             function), and the engine is compiled.
         share: the kernel's lines share their replies' searches (sim_kernel.shared_replies);
             False: each line searches alone (the same rows; a baseline to measure against).
+        threads: play the kernel's dealings on this many threads at once: the dealings up to
+            the stopping rule's next look (_next_look) are dealt in order, shared among the
+            threads and counted in order, so the rows are the same as on one; a time budget
+            stops after such a batch. The Python lines play on one.
 
     Returns:
         SimRow per candidate: the ones still running by mean, best first, then the pruned
@@ -543,9 +553,10 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
 
     Raises:
         BadInput: a bad rack or unseen tiles, or candidates, plies, iterations or seconds not
-            positive.
+            positive, or threads not a whole number from 1 to 16.
     """
     check_budget(seconds=seconds, iterations=iterations, plies=plies)
+    check_threads(threads)
     if candidates < 1:
         raise BadInput(f"candidates must be positive, not {candidates}")
     pool = _unseen(engine, board, rack, unseen)
@@ -560,43 +571,57 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     codes = [engine.to_lex[code] for code in pool]
     if kernel is None:
         kernel = engine.compiled
-    lines = None
+    lines = []
     if kernel and engine.cw.rules.repeat_words and leaves.leave is None:
-        lines = _KernelLines(engine, leaves, base_cells, mover_rack,
-                             [play for _equity, play in plays], plies, share)
+        # One set of the kernel's working arrays per thread.
+        lines = [_KernelLines(engine, leaves, base_cells, mover_rack,
+                              [play for _equity, play in plays], plies, share)
+                 for _ in range(threads)]
     rng = random.Random(seed)
     totals = [[0.0, 0.0, 0] for _ in plays]  # sum, sum of squares, count
     gains = [[0.0, 0.0, 0] for _ in plays]  # the same, of value minus the first candidate's
     rule = StoppingRule(len(plays), iterations)
     pruned = rule.pruned
     started = time.perf_counter()
-    for done in range(1, iterations + 1):
-        order = list(codes)
-        rng.shuffle(order)
-        first = None
-        values = None if lines is None else lines.values(order, pruned)
-        for index, (_equity, play) in enumerate(plays):
-            if pruned[index]:
-                continue
-            value = values[index] if values is not None else \
-                _simulate_line(engine, leaves, base_cells, mover_rack, play, order, plies)
-            rule.add(index, value)
-            total = totals[index]
-            total[0] += value
-            total[1] += value * value
-            total[2] += 1
-            if index == 0:
-                first = value
-            elif first is not None:
-                gain = gains[index]
-                gain[0] += value - first
-                gain[1] += (value - first) ** 2
-                gain[2] += 1
-        if progress is not None:
-            progress(done, iterations)
-        if rule.iteration_done() or (
-                seconds is not None and time.perf_counter() - started >= seconds):
-            break
+    done = 0
+    with concurrent.futures.ThreadPoolExecutor(max(len(lines) - 1, 1)) as pool:
+        while done < iterations:
+            # One dealing at a time on one thread; on several, every dealing before the
+            # stopping rule's next look (`pruned` changes only there).
+            batch = min(iterations, _next_look(done)) - done if len(lines) > 1 else 1
+            orders = []
+            for _ in range(batch):
+                order = list(codes)
+                rng.shuffle(order)
+                orders.append(order)
+            dealt = _dealt_values(pool, lines, orders, pruned)
+            ended = False
+            for order, values in zip(orders, dealt, strict=True):
+                done += 1
+                first = None
+                for index, (_equity, play) in enumerate(plays):
+                    if pruned[index]:
+                        continue
+                    value = values[index] if values is not None else _simulate_line(
+                        engine, leaves, base_cells, mover_rack, play, order, plies)
+                    rule.add(index, value)
+                    total = totals[index]
+                    total[0] += value
+                    total[1] += value * value
+                    total[2] += 1
+                    if index == 0:
+                        first = value
+                    elif first is not None:
+                        gain = gains[index]
+                        gain[0] += value - first
+                        gain[1] += (value - first) ** 2
+                        gain[2] += 1
+                if progress is not None:
+                    progress(done, iterations)
+                # (One candidate left: only at a look, the batch's last dealing.)
+                ended = rule.iteration_done()
+            if ended or (seconds is not None and time.perf_counter() - started >= seconds):
+                break
     rows = []
     for rank, ((equity, play), total, gain, stopped) in enumerate(zip(plays, totals, gains,
                                                                        pruned, strict=True)):
@@ -606,6 +631,32 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
                            rank, gain_mean, gain_stderr))
     rows.sort(key=lambda row: (row.pruned, -row.mean))
     return rows
+
+
+def _next_look(done: int) -> int:
+    """The iteration count after `done` at which the stopping rule next looks (prunes)."""
+    look = max(MIN_ITERATIONS, done + 1)
+    return look + (-look) % PRUNE_EVERY
+
+
+def _dealt_values(pool, lines: list, orders: list, pruned: list) -> list:
+    """Each dealing's candidate values (_KernelLines.values) in order, the dealings shared
+    among the threads (lines[t], one per thread: dealings t, t + threads, ...; the caller's
+    thread plays the first share); None per dealing without kernel lines.
+    """
+    if not lines:
+        return [None] * len(orders)
+    count = len(lines)
+
+    def share(t: int) -> list:
+        return [lines[t].values(order, pruned) for order in orders[t::count]]
+
+    later = [pool.submit(share, t) for t in range(1, min(count, len(orders)))]
+    values = [None] * len(orders)
+    values[0::count] = share(0)
+    for t, future in enumerate(later, start=1):
+        values[t::count] = future.result()
+    return values
 
 
 def _mean_stderr(total) -> tuple[float, float]:
