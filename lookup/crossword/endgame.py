@@ -894,7 +894,7 @@ class KernelSearch:
         halt = threading.Event()
         deadline = None if seconds is None else self.clock() + seconds
         helpers = []
-        for number, space in enumerate(_helper_workspaces(self.engine, count)):
+        for space in _helper_workspaces(self.engine, count):
             space.share_table(self.space)
             helper = KernelSearch(self.engine, self.cells, self.racks, self.scoreless,
                                   fresh=False, space=space)
@@ -934,7 +934,7 @@ class KernelSearch:
         helped = sum(helper.nodes for helper in helpers)
         if found is not None and found[1]:
             return found, helped
-        for helper, searched in zip(helpers, finished):
+        for helper, searched in zip(helpers, finished, strict=True):
             if searched is not None:
                 value, cuts = searched
                 self.deepest, self.root_move = helper.deepest, helper.root_move
@@ -1134,7 +1134,7 @@ def check_endgame(cw, board: Board, rack: str, opponent_rack: str) -> None:
 
 
 def check_threads(threads, nodes=None) -> None:
-    """Refuse a thread count an endgame solve cannot use.
+    """Refuse a thread count that an endgame solve or a simulation cannot use.
 
     Raises:
         BadInput: threads not a whole number from 1 to MAX_THREADS, or above 1 with a node
@@ -1188,8 +1188,9 @@ def solve_endgame(engine, board: Board, rack: str, opponent_rack: str,
         checked: refuse positions whose bag is not empty (check_endgame); False solves any
             two racks, as if the tiles the board and racks lack were out of the game.
         threads: search on this many threads (KernelSearch's lazy SMP: the same value,
-            sooner on as many cores); the search that is not the compiled kernel's
-            (EndgameSearch) runs on one.
+            sooner on as many cores; each thread past the first keeps a workspace of its own,
+            up to ~680 MB, its pages taken as the search writes them); the search that is not
+            the compiled kernel's (EndgameSearch) runs on one.
 
     Raises:
         BadInput: see check_endgame and check_budget.
