@@ -210,14 +210,17 @@ def test_kernel_lines_give_the_python_rows(compiled, number, shuffle, bag, plies
 def test_dealings_on_several_threads_give_one_threads_rows(compiled, threads):
     # The dealings before each look of the stopping rule are shared among the threads and
     # counted in order: the same rows, pruning included (it looks at 30, 40, ... dealings),
-    # whether the batch divides among the threads or not.
+    # whether the batch divides among the threads or not; one candidate stops after one
+    # dealing either way.
     cw = with_table("scrabble-en", quarter_table("scrabble-en"))
     engine = MoveEngine(cw, compiled=compiled)
     pruned = 0
-    for number, plies, iterations in ((12, 2, 57), (33, 1, 45), (48, None, 8)):
+    for number, plies, iterations, candidates in ((12, 2, 57, 6), (33, 1, 45, 6),
+                                                  (48, None, 8, 6), (20, 2, 40, 1)):
         board, rack, tiles = shuffled_position(cw, number, number)
-        options = {"unseen": "".join(tiles[:cw.rules.rack_size + 9]), "candidates": 6,
-                   "plies": plies, "iterations": iterations, "seed": number}
+        options = {"unseen": "".join(tiles[:cw.rules.rack_size + 9]),
+                   "candidates": candidates, "plies": plies, "iterations": iterations,
+                   "seed": number}
         alone = row_figures(simulate(engine, board, rack, **options))
         assert row_figures(simulate(engine, board, rack, threads=threads, **options)) == alone
         pruned += sum(row[4] for row in alone)

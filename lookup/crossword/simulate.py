@@ -584,7 +584,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
     pruned = rule.pruned
     started = time.perf_counter()
     done = 0
-    with concurrent.futures.ThreadPoolExecutor(max(len(lines) - 1, 1)) as pool:
+    with concurrent.futures.ThreadPoolExecutor(max(len(lines) - 1, 1)) as executor:
         while done < iterations:
             # One dealing at a time on one thread; on several, every dealing before the
             # stopping rule's next look (`pruned` changes only there).
@@ -594,7 +594,7 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
                 order = list(codes)
                 rng.shuffle(order)
                 orders.append(order)
-            dealt = _dealt_values(pool, lines, orders, pruned)
+            dealt = _dealt_values(executor, lines, orders, pruned)
             ended = False
             for order, values in zip(orders, dealt, strict=True):
                 done += 1
@@ -618,8 +618,11 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
                         gain[2] += 1
                 if progress is not None:
                     progress(done, iterations)
-                # (One candidate left: only at a look, the batch's last dealing.)
+                # (One candidate left: at a look, the batch's last dealing, or from the
+                # first when there is one candidate; the dealings after it are not counted.)
                 ended = rule.iteration_done()
+                if ended:
+                    break
             if ended or (seconds is not None and time.perf_counter() - started >= seconds):
                 break
     rows = []
@@ -639,10 +642,11 @@ def _next_look(done: int) -> int:
     return look + (-look) % PRUNE_EVERY
 
 
-def _dealt_values(pool, lines: list, orders: list, pruned: list) -> list:
+def _dealt_values(executor, lines: list, orders: list, pruned: list) -> list:
     """Each dealing's candidate values (_KernelLines.values) in order, the dealings shared
     among the threads (lines[t], one per thread: dealings t, t + threads, ...; the caller's
-    thread plays the first share); None per dealing without kernel lines.
+    thread plays the first share, the executor's the others); None per dealing without
+    kernel lines.
     """
     if not lines:
         return [None] * len(orders)
@@ -651,7 +655,7 @@ def _dealt_values(pool, lines: list, orders: list, pruned: list) -> list:
     def share(t: int) -> list:
         return [lines[t].values(order, pruned) for order in orders[t::count]]
 
-    later = [pool.submit(share, t) for t in range(1, min(count, len(orders)))]
+    later = [executor.submit(share, t) for t in range(1, min(count, len(orders)))]
     values = [None] * len(orders)
     values[0::count] = share(0)
     for t, future in enumerate(later, start=1):
