@@ -112,6 +112,13 @@ THREADS_CHECKPOINT = Path(os.environ.get("THREADS_CHECKPOINT",
 THREADS_BASELINE = CHECKPOINTS / "exact-threads-b1a3673.jsonl"
 
 
+def _records(path: Path) -> list[dict]:
+    """The records of a checkpoint file (one JSON object a line), none when it is absent."""
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line]
+
+
 class _Solver:
     """A player that solves each of its turns (EXACT_SECONDS) and keeps its first solve."""
 
@@ -163,9 +170,7 @@ def exact_endgame_rows(engine) -> list[dict]:
 
     if not EXACT_ENDGAMES:
         return []
-    done = []
-    if EXACT_CHECKPOINT.exists():
-        done = [json.loads(line) for line in EXACT_CHECKPOINT.read_text().splitlines() if line]
+    done = _records(EXACT_CHECKPOINT)
     positions = [] if RECORDED_ONLY else bag_empty_positions(engine, EXACT_ENDGAMES)
     EXACT_CHECKPOINT.parent.mkdir(parents=True, exist_ok=True)
     if len(done) < len(positions):
@@ -183,8 +188,7 @@ def exact_endgame_rows(engine) -> list[dict]:
     baseline = None
     if EXACT_BASELINE:
         path = Path(EXACT_BASELINE)
-        records = [json.loads(line) for line in path.read_text().splitlines() if line]
-        baseline = (path.stem.rsplit("-", 1)[-1], records)
+        baseline = (path.stem.rsplit("-", 1)[-1], _records(path))
     return exact_rows(done, baseline)
 
 
@@ -197,15 +201,11 @@ def exact_tail_rows(engine) -> list[dict]:
 
     if not TAIL_ENDGAMES or not EXACT_CHECKPOINT.exists():
         return []
-    batch = [json.loads(line) for line in EXACT_CHECKPOINT.read_text().splitlines() if line]
-    batch = batch[:TAIL_ENDGAMES]
+    batch = _records(EXACT_CHECKPOINT)[:TAIL_ENDGAMES]
     if len(batch) < TAIL_ENDGAMES:
         return []
     unsolved = [r["index"] for r in batch if not (r["exact"] and r["seconds"] <= EXACT_SECONDS)]
-    done = {}
-    if TAIL_CHECKPOINT.exists():
-        done = {r["index"]: r for r in (json.loads(line) for line in
-                                        TAIL_CHECKPOINT.read_text().splitlines() if line)}
+    done = {r["index"]: r for r in _records(TAIL_CHECKPOINT)}
     if not RECORDED_ONLY and any(index not in done for index in unsolved):
         positions = bag_empty_positions(engine, TAIL_ENDGAMES)
         _warm_up(engine, *positions[0])
@@ -240,10 +240,7 @@ def exact_tail_rows(engine) -> list[dict]:
         tail = baseline.with_name(baseline.name.replace("exact-endgames-", "exact-tail-"))
         if tail.exists():
             _old_times, old_within = _tail_times(
-                [json.loads(line) for line in baseline.read_text().splitlines()
-                 if line][:TAIL_ENDGAMES],
-                {r["index"]: r for r in (json.loads(line) for line in
-                                         tail.read_text().splitlines() if line)})
+                _records(baseline)[:TAIL_ENDGAMES], {r["index"]: r for r in _records(tail)})
             name = f"the solver of {baseline.stem.split('-')[-1]}, the same {TAIL_ENDGAMES}"
             old = 100 * old_within[TAIL_SECONDS] / TAIL_ENDGAMES
             where += "; before: " + ", ".join(f"{n} within {limit:g} s"
@@ -270,10 +267,7 @@ def threads_rows(engine) -> list[dict]:
 
     if not THREADS_ENDGAMES:
         return []
-    done = {}
-    if THREADS_CHECKPOINT.exists():
-        done = {(r["index"], r["threads"]): r for r in (
-            json.loads(line) for line in THREADS_CHECKPOINT.read_text().splitlines() if line)}
+    done = {(r["index"], r["threads"]): r for r in _records(THREADS_CHECKPOINT)}
     wanted = [(index, threads) for index in range(THREADS_ENDGAMES) for threads in (1, THREADS)]
     if not RECORDED_ONLY and any(key not in done for key in wanted):
         positions = bag_empty_positions(engine, THREADS_ENDGAMES)
@@ -312,15 +306,13 @@ def threads_rows(engine) -> list[dict]:
              f"of wall time per solve, the line read back included, on an idle machine of "
              f"2 cores; solved by one thread {solved(one)}, by {THREADS} {solved(many)}; both "
              f"solved {len(both)}, values equal on {equal}")
-    if THREADS_BASELINE.exists():
-        older = {(r["index"], r["threads"]): r for r in (
-            json.loads(line) for line in THREADS_BASELINE.read_text().splitlines() if line)}
-        old = [older[index, THREADS] for index in range(THREADS_ENDGAMES)
-               if (index, THREADS) in older]
-        if len(old) == THREADS_ENDGAMES:
-            where += (f"; b1a3673's helper (the root's plays in order) solved {solved(old)}, "
-                      f"median {statistics.median(r['seconds'] for r in old):.3g} s, "
-                      f"{sum(r['seconds'] for r in old):.0f} s in all")
+    older = {(r["index"], r["threads"]): r for r in _records(THREADS_BASELINE)}
+    old = [older[index, THREADS] for index in range(THREADS_ENDGAMES)
+           if (index, THREADS) in older]
+    if len(old) == THREADS_ENDGAMES:
+        where += (f"; b1a3673's helper (the root's plays in order) solved {solved(old)}, "
+                  f"median {statistics.median(r['seconds'] for r in old):.3g} s, "
+                  f"{sum(r['seconds'] for r in old):.0f} s in all")
     name = "one thread"
     return [
         row("lookahead-threads", f"exact endgames on {THREADS} threads: solved to the end "
@@ -460,12 +452,10 @@ def checkpointed_match(game: str, pairs: int, seed: int, sim_budget: dict, path:
 
     key = {"game": game, "seed": seed, "sim_budget": sim_budget, "batch": batch}
     done = {}
-    if path.exists():
-        entries = [json.loads(line) for line in path.read_text().splitlines() if line]
-        # Entries written before MATCH_SHARD have no "start": they are batches 0, 1, ... in order.
-        mine = [entry for entry in entries if entry["key"] == key]
-        for number, entry in enumerate(mine):
-            done[entry.get("start", number * batch)] = entry
+    # Entries written before MATCH_SHARD have no "start": they are batches 0, 1, ... in order.
+    mine = [entry for entry in _records(path) if entry["key"] == key]
+    for number, entry in enumerate(mine):
+        done[entry.get("start", number * batch)] = entry
     total, seconds = MatchResult(), 0.0
     for _start, entry in sorted(done.items()):
         total.merge(MatchResult(**entry["result"]))
