@@ -15,7 +15,9 @@ ranks them with the plays; the search with a BUDGET: how often that answer is pr
 often its best score is the exact one; with no blank, how many legal multi-word turns the
 plain search finds. The Erudit article reports about 30 points per turn for greedy and about
 60 for the other methods over some 1,500 positions (its own tile values and lexicon). Rows
-also give the article's opening (empty board, rack облмеоб) by both methods. Times are CPU
+also give the article's opening (empty board, rack облмеоб) by both methods, and the exact
+turn's time on the empty board with 0, 1 and 2 blanks (openings_rows: every game's first
+turn, where the search is slowest). Times are CPU
 seconds of the process (time.process_time). The branch and bound that ClusterSearch replaced
 measured median 59 ms / 2.25 s / 97 s and p95 0.98 s / 16.7 s / 267 s with 0 / 1 / 2 blanks
 on the first 20 / 14 / 6 of these positions; ClusterSearch's first version (commit 564f3c6,
@@ -193,4 +195,38 @@ def run() -> list[dict]:
         spent, move = timed(cw.best_turn, board, OPENING, method=method)
         rows.append(row(f"opening {OPENING}, {method}", move.score, "points",
                         note=f"{move.notation()} ({spent:.2f} s)"))
+    return rows + openings_rows(cw, cover)
+
+
+def openings_rows(cw, cover) -> list[dict]:
+    """The exact turn on the empty board (ClusterSearch.best(1), CPU time): the article's
+    opening rack and the first racks of POSITIONS_FILE's games, given 0, 1 and 2 blanks as the
+    midgame positions are.
+    """
+    from crossword_support import blank_variant
+    from lookup.crossword.turn_search import ClusterSearch
+    from pipeline.selfplay import read_selfplay
+
+    board = cw.empty_board()
+    racks = [OPENING] + [position["rack"]
+                         for position in read_selfplay(POSITIONS_FILE)["positions"]
+                         if not any(cw.parse_board(position["board"]).cells)]
+    rows = []
+    for blanks in BLANKS:
+        seconds, clusters = [], []
+        for rack in racks:
+            codes = cw.rack_codes(blank_variant(cw, board, rack, blanks), board)
+            started = time.process_time()
+            search = ClusterSearch(cw._turn_search(board, codes, None), cover)
+            search.best(1)
+            seconds.append(time.process_time() - started)
+            clusters.append(len(search.seen))
+            del search
+        label = f"{blanks} blank{'s' if blanks != 1 else ''}"
+        rows.append(row(f"openings, {label}: full search (exact), time per turn, median",
+                        statistics.median(seconds) * 1000, "ms",
+                        note=f"the empty board, {len(racks)} racks (the article's and the "
+                        f"first racks of the positions' games, given {label}); max "
+                        f"{max(seconds) * 1000:,.0f} ms; clusters listed: median "
+                        f"{statistics.median(clusters):,}, max {max(clusters):,}"))
     return rows
