@@ -46,14 +46,15 @@
   29: 149.9 s, solved in 30.9 s), at most 3.3 s on the 43 others measured; dc39937 orders
   the round to the end by tile value too (endgame_kernel.TILE_VALUE_ORDER), and its batch
   stopped at 446 endgames (exact-endgames-dc39937.jsonl) when every round came to order so.
-- Exact endgames on several threads: the batch's first THREADS_ENDGAMES (100) solved with
+- Exact endgames on several threads: the batch's first THREADS_ENDGAMES (500) solved with
   THREADS_SECONDS (10 s) of wall time each, on one thread and on THREADS (2: KernelSearch's
   lazy SMP, a helper searching beside the rounds), the two one after the other for each
   endgame so that both meet the same machine, each appended to THREADS_CHECKPOINT
   (bench/checkpoints/exact-threads.jsonl): how many each solves within 10 s, the wall time
   per solve and the nodes per second of all threads. The machine must be idle (the helper
   takes the second core). THREADS_BASELINE (exact-threads-b1a3673.jsonl) is the same run
-  with b1a3673's helper, whose root's plays came in the rounds' order (now last first).
+  with b1a3673's helper, whose root's plays came in the rounds' order (now last first), on
+  the first 100.
 The deals come from seed MATCH_SEED. SIM_PAIRS=0 skips the scrabble-en match, OTHER_SIM_PAIRS=0
 the other games', ENDGAME_GAMES=0 the solver's gain and EXACT_ENDGAMES=0 the exact endgames;
 TAIL_ENDGAMES=0 the tail, THREADS_ENDGAMES=0 the threads' part; each part has its own area
@@ -104,7 +105,7 @@ EXACT_BASELINE = os.environ.get("EXACT_BASELINE")
 TAIL_ENDGAMES = int(os.environ.get("TAIL_ENDGAMES", "100"))
 TAIL_SECONDS = 60.0
 TAIL_CHECKPOINT = Path(os.environ.get("TAIL_CHECKPOINT", CHECKPOINTS / "exact-tail.jsonl"))
-THREADS_ENDGAMES = int(os.environ.get("THREADS_ENDGAMES", "100"))
+THREADS_ENDGAMES = int(os.environ.get("THREADS_ENDGAMES", "500"))
 THREADS = 2
 THREADS_SECONDS = 10.0
 THREADS_CHECKPOINT = Path(os.environ.get("THREADS_CHECKPOINT",
@@ -307,12 +308,18 @@ def threads_rows(engine) -> list[dict]:
              f"2 cores; solved by one thread {solved(one)}, by {THREADS} {solved(many)}; both "
              f"solved {len(both)}, values equal on {equal}")
     older = {(r["index"], r["threads"]): r for r in _records(THREADS_BASELINE)}
-    old = [older[index, THREADS] for index in range(THREADS_ENDGAMES)
-           if (index, THREADS) in older]
-    if len(old) == THREADS_ENDGAMES:
-        where += (f"; b1a3673's helper (the root's plays in order) solved {solved(old)}, "
-                  f"median {statistics.median(r['seconds'] for r in old):.3g} s, "
-                  f"{sum(r['seconds'] for r in old):.0f} s in all")
+    # The baseline holds the batch's first endgames (100), maybe fewer than this run.
+    old = []
+    while len(old) < THREADS_ENDGAMES and (len(old), THREADS) in older:
+        old.append(older[len(old), THREADS])
+    if old:
+        first = many[:len(old)]
+        where += (f"; on the first {len(old)}, b1a3673's helper (the root's plays in order) "
+                  f"solved {solved(old)} against {solved(first)}, median "
+                  f"{statistics.median(r['seconds'] for r in old):.3g} s against "
+                  f"{statistics.median(r['seconds'] for r in first):.3g} s, "
+                  f"{sum(r['seconds'] for r in old):.0f} s in all against "
+                  f"{sum(r['seconds'] for r in first):.0f} s")
     name = "one thread"
     return [
         row("lookahead-threads", f"exact endgames on {THREADS} threads: solved to the end "

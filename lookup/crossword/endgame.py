@@ -726,8 +726,8 @@ class KernelSearch:
     thread solves in 5-25 s: a helper searching the rounds as they are took about as long
     on five of them (41.8 s against 41.5 s); one searching to the end from guess 0,
     the root in order, 1.55x less in all; with the root reversed, the three of them that
-    took 7.5-8.6 s on one thread took 3.5-4.9 s (bench/results.md "lookahead-threads" has
-    the batch's first 100).
+    took 7.5-8.6 s on one thread took 3.5-4.9 s (bench/results.md "lookahead-threads": on
+    the batch's first 500, 10 s of wall time each, 391 solved on two threads, 364 on one).
 
     Args:
         engine, cells, racks, scoreless: as EndgameSearch (cells and racks are copied).
