@@ -17,10 +17,10 @@ plain search finds. The Erudit article reports about 30 points per turn for gree
 60 for the other methods over some 1,500 positions (its own tile values and lexicon). Rows
 also give the article's opening (empty board, rack облмеоб) by both methods, and the exact
 turn's time on the empty board with 0, 1 and 2 blanks (openings_rows: every game's first
-turn, where the search is slowest). Times are CPU
-seconds of the process (time.process_time). The branch and bound that ClusterSearch replaced
-measured median 59 ms / 2.25 s / 97 s and p95 0.98 s / 16.7 s / 267 s with 0 / 1 / 2 blanks
-on the first 20 / 14 / 6 of these positions; ClusterSearch's first version (commit 564f3c6,
+turn, where the search is slowest). Times are CPU seconds of the process
+(time.process_time). The branch and bound that ClusterSearch replaced measured median
+59 ms / 2.25 s / 97 s and p95 0.98 s / 16.7 s / 267 s with 0 / 1 / 2 blanks on the first
+20 / 14 / 6 of these positions; ClusterSearch's first version (commit 564f3c6,
 before the one-tile bound, the tighter join reach and the join groups of blank classes)
 median 13 ms / 157 ms / 2.4 s and p95 75 ms / 2.8 s / 45 s on these 40; at commit 416ed08 (the
 one-tile bound, the tighter join reach and the join groups of blank classes, measured under a
