@@ -637,7 +637,9 @@ def simulate(engine, board: Board, rack: str, unseen: str | None = None, candida
 
 
 def _next_look(done: int) -> int:
-    """The iteration count after `done` at which the stopping rule next looks (prunes)."""
+    """The iteration count after `done` at which the stopping rule next looks (prunes): from
+    MIN_ITERATIONS on, every PRUNE_EVERY (StoppingRule.iteration_done reads it too).
+    """
     look = max(MIN_ITERATIONS, done + 1)
     return look + (-look) % PRUNE_EVERY
 
@@ -701,7 +703,7 @@ class StoppingRule:
     def iteration_done(self) -> bool:
         """Close the iteration: prune when due; True when one candidate is left."""
         self.done += 1
-        if self.done >= MIN_ITERATIONS and self.done % PRUNE_EVERY == 0:
+        if self.done == _next_look(self.done - 1):
             self.prune()
         return self.pruned.count(False) == 1
 
