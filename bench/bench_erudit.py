@@ -66,6 +66,10 @@ OPENING = "облмеоб"
 BEFORE_COMMIT = "b3ec2f7"
 BEFORE = {0: (3.42, 14.49), 1: (24.36, 228), 2: (202, 968)}
 BEFORE_TOP = {0: (3.98, 15.77), 1: (30.68, 237), 2: (217, 1032)}
+# The openings' rows at commit d61e7de, before the search laid first parts across only there:
+# (median, max) in ms by blank count.
+BEFORE_OPENINGS_COMMIT = "d61e7de"
+BEFORE_OPENINGS = {0: (5.54, 133), 1: (187, 977), 2: (2000, 6370)}
 
 row = partial(common.row, "erudit")
 
@@ -228,5 +232,8 @@ def openings_rows(cw, cover) -> list[dict]:
                         note=f"the empty board, {len(racks)} racks (the article's and the "
                         f"first racks of the positions' games, given {label}); max "
                         f"{max(seconds) * 1000:,.0f} ms; clusters listed: median "
-                        f"{statistics.median(clusters):,}, max {max(clusters):,}"))
+                        f"{statistics.median(clusters):,}, max {max(clusters):,}; before "
+                        f"(commit {BEFORE_OPENINGS_COMMIT}, both directions of first part): "
+                        f"median {BEFORE_OPENINGS[blanks][0]:,} ms, max "
+                        f"{BEFORE_OPENINGS[blanks][1]:,} ms"))
     return rows

@@ -3,6 +3,7 @@ cluster search against the plain search (every state expanded) and against an in
 force over sequences of single-line placements (tests/crossword_oracle.py), with no blank, one
 and two; the time budget; the rules of a turn, its score, and bad input."""
 
+import dataclasses
 import functools
 import gc
 import itertools
@@ -19,6 +20,7 @@ from crossword_support import (
     blank_variant,
     fixture_game,
     fixture_index,
+    fixture_tables,
     fixture_words,
     game_with_words,
     rules,
@@ -135,6 +137,58 @@ def test_the_cluster_search_finds_the_turns_of_the_plain_search():
                 f"position {number} top {top}")
         turns += len(plain)
     assert turns == PLAIN_TURNS
+
+
+# The first racks of the fixture's self-play games on the empty board, cut to 5 tiles and to 4
+# and a blank: the plain search's turns, and the clusters the search made laying first parts
+# across only and both ways.
+OPENING_CASES = {"адеен": (10, 5, 10), "адее?": (818, 528, 879), "гзипп": (28, 18, 31),
+                 "гзип?": (1328, 861, 1384), "аамрф": (136, 91, 146),
+                 "аамр?": (3046, 2036, 3277)}
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_on_the_empty_board_the_search_lays_first_parts_across_and_adds_the_transposes(
+        compiled):
+    cw = fixture_game(GAME)
+    board = cw.empty_board()
+    for rack, (count, clusters, both_ways) in OPENING_CASES.items():
+        codes = cw.rack_codes(rack, board)
+        ranked = cw._turn_search(board, codes, None).ranked()
+        plain = turn_list(ranked)
+        search = ClusterSearch(cw._turn_search(board, codes, None), covering_step(cw, compiled))
+        assert search.transposes
+        everything = search.best(10 ** 6)
+        assert turn_list(everything) == plain, rack
+        assert (len(plain), len(search.seen)) == (count, clusters), rack
+        assert {k.plays[0][1] for k in search.seen.values() if len(k.plays) == 1} == {0}
+        for top in (1, 3, 10):
+            assert turn_list(cluster_turns(cw, board, rack, top, compiled)) == plain[:top]
+        # Each turn with the fewest parts, each part legal when laid.
+        assert [len(m.parts) if m.kind == "turn" else 1 for m in everything] == [
+            len(m.parts) if m.kind == "turn" else 1 for m in ranked], rack
+        for move in everything[::17]:
+            assert cw.validate(board, move, rack=rack) == [], (rack, move)
+        both = ClusterSearch(cw._turn_search(board, codes, None), covering_step(cw, compiled))
+        both.transposes = False
+        assert turn_list(both.best(10 ** 6)) == plain
+        assert len(both.seen) == both_ways, rack
+
+
+def test_a_board_not_mirrored_by_its_diagonal_is_searched_both_ways():
+    real = rules(GAME)
+    moved = dataclasses.replace(real, layout=dataclasses.replace(real.layout, start=(7, 6)))
+    cw = CrosswordGame(moved, fixture_tables(real.lexicon))
+    board = cw.empty_board()
+    codes = cw.rack_codes("адее?", board)
+    search = ClusterSearch(cw._turn_search(board, codes, None), covering_step(cw, True))
+    assert not search.transposes
+    assert turn_list(search.best(10 ** 6)) == turn_list(
+        cw._turn_search(board, codes, None).ranked())
+    cw = fixture_game(GAME)
+    board = board_with(cw, "кот")
+    assert not ClusterSearch(cw._turn_search(board, cw.rack_codes("оо", board), None),
+                             covering_step(cw, True)).transposes
 
 
 def test_the_compiled_cover_and_the_move_generator_find_the_same_turns():

@@ -142,6 +142,7 @@ class TurnSearch:
         layout = rules.layout
         self.board = board
         self.size = layout.size
+        self.start = layout.start
         self.cells = lex.cells(board)
         self.letter_mult = layout.letter_mult
         self.word_mult = layout.word_mult
@@ -372,6 +373,16 @@ class ClusterSearch:
     its tiles left can add on its zone, validity aside but for its board's cross-checks, or
     in single plays apart).
 
+    On an empty board that its main diagonal mirrors (mirrored_by_diagonal: Erudit's first
+    turn), a turn's transpose (rows and columns swapped) is a turn too: its across words are
+    the turn's down words, letter for letter, on squares with the same premiums, so it scores
+    the same and keeps the same tiles, and its parts are the turn's transposed, each legal
+    when laid. Every turn there is one cluster whose first part covers the start square, so
+    one of each turn and its transpose has an across first part: the search lays only those
+    (about half the clusters) and `best` ranks the transposes of the turns it finds with them.
+    The threshold counts a turn found once, as if its transpose were not a turn: lower than
+    it might be, so nothing is lost.
+
     Args:
         search: the TurnSearch of the position (board, rack, rules, step).
         cover: the Cover of covering_step: the plays that cover one of the squares listed
@@ -470,6 +481,7 @@ class ClusterSearch:
         self.apart_best = None
         self.leave_most = 0.0
         self.bingo = search.bingo if sum(rack) == search.rack_size else 0
+        self.transposes = mirrored_by_diagonal(search)
 
     @property
     def choices_tried(self) -> int:
@@ -665,8 +677,9 @@ class ClusterSearch:
                extends: bool) -> list:
         """The new clusters of the plays of `counts` on the board with the clusters `group`
         laid that put a tile across on one of the squares `across` or down on one of `down`
-        (with no group: every play); `extends`: they extend group's one cluster, else each
-        covers a square of every member's `joins` (a join).
+        (with no group, each lists every square or none: every play in the directions
+        listed); `extends`: they extend group's one cluster, else each covers a square of
+        every member's `joins` (a join).
         """
         if self.cover.lay is not None:
             return self._laid_compiled([(group, counts, across, down, extends)])
@@ -675,7 +688,8 @@ class ClusterSearch:
         plays_before = tuple(play for k in group for play in k.plays)
         members = [] if extends else group
         if not group:
-            plays = s.step(list(s.cells), list(counts))
+            plays = [play for play in s.step(list(s.cells), list(counts))
+                     if (across if play[1] == 0 else down)]
         else:
             cells = list(s.cells)
             for square, code in base:
@@ -1003,7 +1017,8 @@ class ClusterSearch:
 
     def _single_plays(self) -> list:
         every = list(range(self.size * self.size))
-        found = self._parts([], self.search.rack, every, every, False)
+        found = self._parts([], self.search.rack, every, [] if self.transposes else every,
+                            False)
         if self.cover.lay is not None:  # (for turn_kernel._below and _two_left_bound)
             self.best_single = [0] * self.subsets
             for k in found:
@@ -1487,24 +1502,53 @@ class ClusterSearch:
                 break
         s = self.search
         n = s.size
+        # (packing, tiles, parts): parts cluster by cluster (any order of separate clusters
+        # can be laid), the clusters in the order of their first parts in the step's order
+        # (best first).
+        turns = [(packing, [tile for k in packing[3] for tile in k.tiles],
+                  [play for k in sorted(packing[3], key=lambda k: k.plays[0])
+                   for play in k.plays]) for packing in packed]
+        if self.transposes:
+            # Each turn's transpose; a turn found both ways keeps the fewer parts (a fewest
+            # parts' first part covers the start square across in the turn or in its
+            # transpose), then the parts first in the step's order.
+            fewest = {}
+            for packing, tiles, plays in turns:
+                mirrored = [(square % n * n + square // n, code) for square, code in tiles]
+                flipped = [(negative, 1 - direction, line, start, word, bits)
+                           for negative, direction, line, start, word, bits in plays]
+                for version in ((packing, tiles, plays), (packing, mirrored, flipped)):
+                    key = frozenset(version[1])
+                    if key not in fewest or (len(version[2]), version[2]) < (
+                            len(fewest[key][2]), fewest[key][2]):
+                        fewest[key] = version
+            turns = list(fewest.values())
         keyed = []
-        for value, total, kept, chosen in packed:
-            parts = sum(len(k.plays) for k in chosen)
-            tiles = sorted((square // n, square % n, s.letters[(code & LETTER_MASK) - 1],
-                            bool(code & BLANK)) for k in chosen for square, code in k.tiles)
-            keyed.append(((-value, -total, parts, tiles), kept, chosen))
+        for (value, total, kept, _chosen), tiles, plays in turns:
+            ordered = sorted((square // n, square % n, s.letters[(code & LETTER_MASK) - 1],
+                              bool(code & BLANK)) for square, code in tiles)
+            keyed.append(((-value, -total, len(plays), ordered), kept, plays))
         keyed.sort(key=lambda item: item[0])
         moves = []
-        for order, kept, chosen in keyed[:top]:
-            # Parts: cluster by cluster (any order of separate clusters can be laid), the
-            # clusters in the order of their first parts in the step's order (best first).
-            move = s._move_of([play for k in sorted(chosen, key=lambda k: k.plays[0])
-                               for play in k.plays], -order[1])
+        for order, kept, plays in keyed[:top]:
+            move = s._move_of(plays, -order[1])
             if self.equity:
                 move.leave = round(self.leave[kept], 4)
                 move.equity = round(move.score + self.leave[kept], 4)
             moves.append(move)
         return moves
+
+
+def mirrored_by_diagonal(search: TurnSearch) -> bool:
+    """Whether the position of `search` is an empty board that its main diagonal mirrors
+    (each square's premiums those of its transpose, the start square on the diagonal).
+    """
+    n = search.size
+    row, col = search.start
+    return (row == col and not any(search.cells)
+            and all(search.letter_mult[square] == search.letter_mult[square % n * n + square // n]
+                    and search.word_mult[square] == search.word_mult[square % n * n + square // n]
+                    for square in range(n * n)))
 
 
 @contextlib.contextmanager
