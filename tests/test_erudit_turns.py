@@ -429,27 +429,33 @@ def compiled_turn_kernel():
     return engine, compiled_extension(turn_kernel, turn_kernel.TURN_KERNEL_FUNCTIONS)
 
 
+def line_word_case(data, name: str) -> tuple:
+    """The compiled turn kernel's GADDAG (params, arcs, node_mask), its function `name`, the
+    fixture lexicon's alphabet, its words of 2 to 7 letters, the letter codes, and a drawn
+    model word that the line to test takes its shape from, and whether the line fits it."""
+    engine, kernel = compiled_turn_kernel()
+    alphabet = engine.lexicon.tables.alphabet
+    words = [w for w in fixture_words(rules(GAME).lexicon) if 2 <= len(w) <= 7]
+    return (*engine.kernel_constants[:3], kernel[name], alphabet, words,
+            range(1, len(alphabet) + 1), data.draw(st.sampled_from(words)),
+            data.draw(st.booleans()))
+
+
 @settings(max_examples=300, deadline=None)
 @given(data=st.data())
 def test_a_line_word_exists_when_a_word_of_the_list_fits_it(data):
     # turn_kernel._line_word_exists on the GADDAG against the word list itself: a word of the
     # line's length with the fixed letters, a wild square's letter among its letters, and
     # each empty square's letter among its check and taken from the rack (a blank: any).
-    engine, kernel = compiled_turn_kernel()
     import numpy as np
 
     from lookup.crossword.engine_kernel import P_ALL_LETTERS, P_ROOT
 
-    params, arcs, node_mask = engine.kernel_constants[:3]
-    exists = kernel["_line_word_exists"]
-    alphabet = engine.lexicon.tables.alphabet
-    words = [w for w in fixture_words(rules(GAME).lexicon) if 2 <= len(w) <= 7]
-    letters = range(1, len(alphabet) + 1)
-    # A line shaped after a word of the list: each square fixed, wild or empty, its letters
-    # holding the word's (`fitted`: the word fits) or drawn at random.
-    model = data.draw(st.sampled_from(words))
-    fitted = data.draw(st.booleans())
+    (params, arcs, node_mask, exists, alphabet, words, letters, model,
+     fitted) = line_word_case(data, "_line_word_exists")
     length = len(model)
+    # A line shaped after the model: each square fixed, wild or empty, its letters holding
+    # the model's (`fitted`: the model fits) or drawn at random.
     code, wild, check = (np.zeros(length, np.int64) for _ in range(3))
     counts = np.zeros(len(alphabet) + 1, np.int64)
     counts[0] = data.draw(st.integers(0, 1))
@@ -498,6 +504,53 @@ def test_a_line_word_exists_when_a_word_of_the_list_fits_it(data):
     event(f"a word fits: {expected}")
     assert found == expected
     assert np.array_equal(counts, before)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_letters_of_a_line_s_one_empty_square_are_those_a_word_of_the_list_gives_it(data):
+    # turn_kernel._line_word_letters on the GADDAG against the word list itself: the letters
+    # of `available` a word of the line's length gives the empty square, its fixed letters
+    # kept and each wild square's letter among its letters.
+    import numpy as np
+
+    from lookup.crossword.engine_kernel import P_ROOT
+
+    (params, arcs, node_mask, letters_of, alphabet, words, letters, model,
+     fitted) = line_word_case(data, "_line_word_letters")
+    length = len(model)
+    at = data.draw(st.integers(0, length - 1))
+    code, wild = np.zeros(length, np.int64), np.zeros(length, np.int64)
+    for k, letter in enumerate(model):
+        if k == at:
+            continue
+        own = alphabet.index(letter) + 1
+        drawn = own if fitted else data.draw(st.sampled_from(letters))
+        code[k] = drawn
+        if data.draw(st.booleans()):
+            chosen = data.draw(st.sets(st.sampled_from(letters), max_size=5)) | {drawn}
+            wild[k] = sum(1 << c for c in chosen)
+    offered = data.draw(st.sets(st.sampled_from(letters), min_size=1))
+    if fitted:
+        offered.add(alphabet.index(model[at]) + 1)
+    available = sum(1 << c for c in offered)
+
+    def fits(word: str) -> bool:
+        for k, letter in enumerate(word):
+            c = alphabet.index(letter) + 1
+            if k != at and not (wild[k] >> c & 1 if wild[k] else c == code[k]):
+                return False
+        return True
+
+    expected = 0
+    for word in words:
+        if len(word) == length and fits(word):
+            expected |= (1 << alphabet.index(word[at]) + 1) & available
+    room = [np.zeros(length, np.int64) for _ in range(3)]
+    found = letters_of(arcs, node_mask, params[P_ROOT], code, wild, length, at, available,
+                       *room)
+    event(f"letters found: {min(bin(expected).count('1'), 3)}")
+    assert found == expected
 
 
 @settings(max_examples=200, deadline=None)

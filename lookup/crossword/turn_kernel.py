@@ -382,10 +382,7 @@ def _line_word_exists(arcs, node_mask, root, all_letters, code, wild, check, fir
                 return True
             continue
         if d == 0:
-            # The separator (tile 0) is a node's first arc.
-            if not child or not node_mask[child] & 1:
-                continue
-            child = arcs[child] >> ARC_CHILD_SHIFT
+            child = _past_separator(arcs, node_mask, child)
         if not child:
             continue
         d += 1
@@ -395,13 +392,70 @@ def _line_word_exists(arcs, node_mask, root, all_letters, code, wild, check, fir
     return False
 
 
-def _cross_letters(arcs, node_mask, root, all_letters, board, wild, square, step, size, exact,
-                   available, code, run_wild, check, one_blank, node_at, candidates, taken):
+def _past_separator(arcs, node_mask, node):
+    """The GADDAG node past the separator (tile 0, a node's first arc) from `node`, after a
+    line's first letter (_line_word_exists and _line_word_letters read a line so), else 0.
+    """
+    if not node or not node_mask[node] & 1:
+        return 0
+    return arcs[node] >> ARC_CHILD_SHIFT
+
+
+def _line_word_letters(arcs, node_mask, root, code, wild, length, at, available, node_at,
+                       candidates, chosen):
+    """The letters of `available` that the one empty square `at` of a line of `length`
+    squares can take so that a word fills the line: code[k] the letter on square k (0 at
+    `at` only), wild[k], when not 0, the letters square k's tile may be instead (a blank whose
+    letter varies). One walk of the GADDAG from the line's first letter (that letter, the
+    separator, then the rest) for all of them: once a word gives `at` a letter, the walk
+    returns to `at` for its next one, and a letter found is not tried again. node_at,
+    candidates, chosen are room (`length` entries).
+    """
+    found = 0
+    d = 0
+    node_at[0] = root
+    candidates[0] = -1
+    while d >= 0:
+        node = node_at[d]
+        mask = node_mask[node]
+        if candidates[d] < 0:
+            if d == at:
+                candidates[d] = mask & available & ~found
+            elif wild[d]:
+                candidates[d] = mask & wild[d]
+            else:
+                candidates[d] = mask & (1 << (code[d] & LETTER_MASK))
+        if not candidates[d]:
+            d -= 1
+            continue
+        bit = candidates[d] & -candidates[d]
+        candidates[d] ^= bit
+        chosen[d] = bit
+        arc = arcs[node + bit_count(mask & (bit - 1))]
+        if d == length - 1:
+            if arc & ARC_ACCEPTS:
+                found |= chosen[at]
+                # (The other ways on from `at` would give it the same letter.)
+                d = at
+            continue
+        child = arc >> ARC_CHILD_SHIFT
+        if d == 0:
+            child = _past_separator(arcs, node_mask, child)
+        if not child:
+            continue
+        d += 1
+        node_at[d] = child
+        candidates[d] = -1
+    return found
+
+
+def _cross_letters(arcs, node_mask, root, board, wild, square, step, size, exact, available,
+                   code, run_wild, node_at, candidates, chosen):
     """The letters an empty `square` may take for its cross word along `step` (1: the row,
     size: the column): `exact`, its cross check on `board`, unless a tile of that word is a
     blank whose letter varies (wild[t]: the letters it may be, 0 for a fixed tile); then each
-    letter of `available` that makes a word with some letter of each such blank. code ..
-    taken are room (one_blank: a rack of length len(counts), here one blank).
+    letter of `available` that makes a word with some letter of each such blank
+    (_line_word_letters). code .. chosen are room (`size` entries).
     """
     first, last = run_bounds(board, size, square, step)
     varies = False
@@ -411,7 +465,6 @@ def _cross_letters(arcs, node_mask, root, all_letters, board, wild, square, step
     while other <= last:
         code[length] = board[other]
         run_wild[length] = wild[other]
-        check[length] = 0
         if wild[other]:
             varies = True
         if other == square:
@@ -420,19 +473,8 @@ def _cross_letters(arcs, node_mask, root, all_letters, board, wild, square, step
         other += step
     if not varies:
         return exact
-    for i in range(len(one_blank)):
-        one_blank[i] = 0
-    one_blank[0] = 1
-    letters = 0
-    remaining = available
-    while remaining:
-        bit = remaining & -remaining
-        remaining ^= bit
-        check[at] = bit
-        if _line_word_exists(arcs, node_mask, root, all_letters, code, run_wild, check, 0,
-                             length - 1, one_blank, node_at, candidates, taken):
-            letters |= bit
-    return letters
+    return _line_word_letters(arcs, node_mask, root, code, run_wild, length, at, available,
+                              node_at, candidates, chosen)
 
 
 def _join_may_reach(params, arcs, node_mask, values, order, cells, position, laid, choices,
@@ -484,8 +526,6 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, position, lai
     taken = int_array(size + 2)
     run_code = int_array(size)
     run_wild = int_array(size)
-    run_check = int_array(size)
-    one_blank = int_array(len(rack))
     available = all_letters if counts[0] else 0
     for letter in range(1, len(counts)):
         if counts[letter]:
@@ -498,6 +538,8 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, position, lai
             first_square, step, cross_step = line * size, 1, size
         else:
             first_square, step, cross_step = line - size, size, 1
+        low = size
+        high = -1
         for k in range(size):
             square = first_square + k * step
             code[k] = board[square]
@@ -506,15 +548,34 @@ def _join_may_reach(params, arcs, node_mask, values, order, cells, position, lai
             for m in range(members):
                 if flags[m, square]:
                     joined[k] |= 1 << m
+            if joined[k]:
+                low = min(low, k)
+                high = max(high, k)
             if line < size:
                 check[k] = checks[square]
             else:
                 check[k] = checks[n2 + (line - size) * size + k]
+        if high < 0:
+            continue
+        # A run the loop below accepts holds a joined square (empty) and at most tiles_left
+        # empty squares: it lies within as many empty squares of the first and the last
+        # joined square, so only there do the cross words through varying blanks matter.
+        empties = 1
+        while low > 0 and (code[low - 1] or empties < tiles_left):
+            low -= 1
+            if not code[low]:
+                empties += 1
+        empties = 1
+        while high < size - 1 and (code[high + 1] or empties < tiles_left):
+            high += 1
+            if not code[high]:
+                empties += 1
+        for k in range(low, high + 1):
             if not code[k]:
-                check[k] = _cross_letters(arcs, node_mask, params[P_ROOT], all_letters, board,
-                                          wild, square, cross_step, size, check[k], available,
-                                          run_code, run_wild, run_check, one_blank, node_at,
-                                          candidates, taken)
+                check[k] = _cross_letters(arcs, node_mask, params[P_ROOT], board, wild,
+                                          first_square + k * step, cross_step, size, check[k],
+                                          available, run_code, run_wild, node_at, candidates,
+                                          taken)
         for first in range(size):
             if first and code[first - 1]:
                 continue
@@ -1756,8 +1817,9 @@ TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_sea
                          "run_bounds",
                          "_first_square", "joins_reaching", "_first_empty", "_word_into",
                          "_square_gain", "_one_tile_gain", "_fits", "_two_tiles_gain",
-                         "_table_slot", "table_grow", "_line_word_exists",
-                         "_cross_letters", "_join_may_reach", "join_choices", "_rank_records",
+                         "_table_slot", "table_grow", "_past_separator",
+                         "_line_word_exists", "_line_word_letters", "_cross_letters",
+                         "_join_may_reach", "join_choices", "_rank_records",
                          "_sort_into", "lay_covering", "_lay_request", "_below", "_two_left_bound",
                          "lay_batch", "_set_bit",
                          "_has_bit", "_near_into", "_take", "_separate", "_candidates",
