@@ -481,7 +481,7 @@ def _deepen(search, one_round, plies: int | None, seconds: float | None, nodes: 
 
 
 # The compiled search's functions (lookup/crossword/endgame_kernel.py) that call each other.
-KERNEL_FUNCTIONS = ("board_setup", "setup", "prepared_search", "prepare_board",
+KERNEL_FUNCTIONS = ("board_setup", "search_arrays", "prepared_search", "prepare_board",
                     "move_width", "copy_move", "same_move", "placed_value",
                     "apply_move", "take_back", "table_home", "table_find", "_entry_check",
                     "table_entry", "table_store",

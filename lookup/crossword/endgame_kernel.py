@@ -47,8 +47,8 @@ The board setup of every search (cross-checks, cross sums and anchors: engine_ke
 sizeable part of a search on an endgame board) is made once per position and ply: `boards`
 holds one set of arrays per ply, keyed by the board's hash, and a child's is its parent's
 turned by the move's tiles (engine_kernel.update_setup), not made again from the board.
-`prepared_search` is engine_kernel.search, the same code object, with this module's `setup`,
-which copies those arrays instead of making them.
+`prepared_search` is engine_kernel.search, the same code object, with this module's
+`search_arrays`, which gives it those arrays to read instead of making them.
 
 A move (in the move lists, the frames and the table) is packed as engine_kernel.record_move
 writes it: MOVE_FIELDS + rack size int64s (M_PLACED -1: no move).
@@ -233,41 +233,32 @@ CHECK_MULTIPLIER = 6364136223846793005
 CHECK_BITS = (1 << 63) - 1
 
 
-def setup(params, arcs, node_mask, values, order, prepared, ocells, checks, cross, anchor):
+def search_arrays(params, arcs, node_mask, values, order, prepared):
     """prepared_search's board setup: the arrays prepare_board made (prepared[0:4]: ocells,
-    checks, cross, anchor of engine_kernel.setup), copied. Returns 0 (no caller reads it).
+    checks, cross, anchor of engine_kernel.setup), as they are (the search only reads them).
     """
-    source_ocells = prepared[0]
-    source_checks = prepared[1]
-    source_cross = prepared[2]
-    source_anchor = prepared[3]
-    for i in range(len(ocells)):
-        ocells[i] = source_ocells[i]
-        checks[i] = source_checks[i]
-        cross[i] = source_cross[i]
-        anchor[i] = source_anchor[i]
-    return 0
+    return prepared[0], prepared[1], prepared[2], prepared[3]
 
 
 # The copies of engine_kernel's code compiled in this module's namespace (prepared_search,
 # board_setup: lookup/crossword/engine_numba.compiled_extension) read the names the kernel's
-# search and setup read from it: the kernel's, except `setup` (this module's).
+# search and setup read from it: the kernel's, except `search_arrays` (this module's).
 globals().update({name: getattr(engine_kernel, name)
                   for name in (*engine_kernel.search.__code__.co_names,
                                *engine_kernel.setup.__code__.co_names)
-                  if name != "setup" and name not in globals() and hasattr(engine_kernel, name)})
+                  if name not in globals() and hasattr(engine_kernel, name)})
 # The copy keeps the kernel's file name, so that numba's cache of it (kept per source file,
 # checked against the file's time stamp) is dropped when the kernel's search changes; its
-# machine code holds this module's `setup` as compiled then (a change to `setup` wants the
-# kernel's file touched, or numba's cache cleared).
+# machine code holds this module's `search_arrays` as compiled then (a change to it wants
+# the kernel's file touched, or numba's cache cleared).
 prepared_search = types.FunctionType(
     engine_kernel.search.__code__.replace(co_name="prepared_search",
                                           co_qualname="prepared_search"),
     globals(), "prepared_search")
 prepared_search.__qualname__ = "prepared_search"
-prepared_search.__doc__ = """engine_kernel.search with this module's `setup`: the board's setup
-arrays come ready in place of the cells (prepare_board's `boards[ply]`); same arguments
-otherwise, same plays and records."""
+prepared_search.__doc__ = """engine_kernel.search with this module's `search_arrays`: the
+board's setup arrays come ready in place of the cells (prepare_board's `boards[ply]`), read
+where they are; same arguments otherwise, same plays and records."""
 
 
 def prepare_board(params, arcs, node_mask, values, order, cells, boards, board_keys, squares,

@@ -877,6 +877,21 @@ def _write_record(out, at, score, direction, line, start, length, bits, key, wor
         out[at + RECORD_FIELDS + q] = c
 
 
+def search_arrays(params, arcs, node_mask, values, order, cells):
+    """The board setup `search` reads (only reads): `setup`'s ocells, checks, cross and
+    anchor of the board `cells`. The copies of search's code in other kernels take theirs
+    from their own search_arrays (lookup/crossword/endgame_kernel.py: arrays made before).
+    """
+    n2 = params[P_SIZE] * params[P_SIZE]
+    # (Written before they are read: not cleared, int_array.)
+    ocells = int_array(2 * n2, False)
+    checks = int_array(2 * n2, False)
+    cross = int_array(2 * n2, False)
+    anchor = int_array(2 * n2, False)
+    setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
+    return ocells, checks, cross, anchor
+
+
 def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells, rack,
            leave_keys, leave_values, leave_max, mode, out, best_equity):
     """The plays of one position: every one (ALL_PLAYS) or the best by equity (BEST_PLAY).
@@ -919,12 +934,7 @@ def search(params, arcs, node_mask, values, letter_mult, word_mult, order, cells
     root = params[P_ROOT]
     width = RECORD_FIELDS + size
     capacity = len(out) // width
-    # Arrays that are written before they are read are not cleared (int_array).
-    ocells = int_array(2 * n2, False)
-    checks = int_array(2 * n2, False)
-    cross = int_array(2 * n2, False)
-    anchor = int_array(2 * n2, False)
-    setup(params, arcs, node_mask, values, order, cells, ocells, checks, cross, anchor)
+    ocells, checks, cross, anchor = search_arrays(params, arcs, node_mask, values, order, cells)
 
     blanks = rack[0]
     full = int_array(_CODES)

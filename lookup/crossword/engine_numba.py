@@ -22,7 +22,8 @@ KERNEL_FUNCTIONS = ("arc_for", "leave_home", "leave_slot", "fill_leave_table", "
                     "sub_leave_keys", "_walk_down", "_cross_check", "setup", "square_setup",
                     "update_setup", "records_precede", "_precedes", "_rack_setup",
                     "_keep_largest", "_leave_key", "bingo_key", "_kept_bounds", "_anchor_order",
-                    "score_new_tiles", "_write_record", "search", "record_move")
+                    "score_new_tiles", "_write_record", "search_arrays", "search",
+                    "record_move")
 
 
 @intrinsic

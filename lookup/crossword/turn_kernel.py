@@ -2,8 +2,9 @@
 squares (lookup/crossword/turn_search.py lays a cluster's next part on one of its zone squares).
 
 `covering_search` is lookup/crossword/engine_kernel.py's `search`, the same code object, run
-with this module's globals, where `setup` is the board's setup (the position's, turned by the
-tiles laid on it: the search's argument in place of the cells) followed by a mask: an empty
+with this module's globals, where `search_arrays` makes the board's setup with this module's
+`setup` (the position's, turned by the tiles laid on it: the search's argument in place of
+the cells) followed by a mask: an empty
 square stays an anchor across only when `params[PARAMS + square]` is set, and down only when
 `params[PARAMS + size * size + square]` is (params is the engine's params array with two
 flags per square appended). The GADDAG walk lets a play's left part pass
@@ -24,10 +25,11 @@ tests hold it to), so that ClusterSearch makes only the clusters it has not seen
 in Python (the reference the tests hold it to).
 
 Written like the engine's kernel: lookup/crossword/engine_numba.py compiled_extension compiles
-TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's `setup` replaces the kernel's
-there too, since it is compiled after `board_setup`). ClusterSearch runs them compiled only
-(the functions after `covering_search` take numpy arrays and numba's integers); without numba
-it lays and joins clusters in Python, the reference the tests hold these to.
+TURN_KERNEL_FUNCTIONS against the compiled kernel (this module's `setup` and `search_arrays`
+replace the kernel's there too, since they are compiled after `board_setup`). ClusterSearch
+runs them compiled only (the functions after `covering_search` take numpy arrays and numba's
+integers); without numba it lays and joins clusters in Python, the reference the tests hold
+these to.
 """
 
 import types
@@ -153,6 +155,15 @@ def setup(params, arcs, node_mask, values, order, prepared, ocells, checks, cros
     return 0
 
 
+# engine_kernel.search_arrays's code with this module's `setup` (its file named here, as
+# covering_search's below): covering_search's board setup, made from the position's arrays.
+search_arrays = types.FunctionType(
+    engine_kernel.search_arrays.__code__.replace(co_filename=__file__), globals(),
+    "search_arrays")
+search_arrays.__doc__ = """covering_search's board setup: `setup`'s arrays of `prepared` (the
+position's arrays copied and turned by the tiles laid, anchors kept on flagged squares)."""
+
+
 def position_setup(params, arcs, node_mask, values, order, cells):
     """engine_kernel.setup's arrays of the position `cells` as the rows of one array (ocells,
     checks, cross, anchor), which covering_search's boards are turned from (`setup`).
@@ -173,9 +184,10 @@ covering_search = types.FunctionType(
                                           co_qualname="covering_search"),
     globals(), "covering_search")
 covering_search.__qualname__ = "covering_search"
-covering_search.__doc__ = """engine_kernel.search with this module's `setup`: the plays that
-cover a square flagged in params[PARAMS:] (module docstring) of the board `setup` turns from
-the position's arrays (the argument in place of the cells: `setup`'s `prepared`); same records."""
+covering_search.__doc__ = """engine_kernel.search with this module's `search_arrays`: the plays
+that cover a square flagged in params[PARAMS:] (module docstring) of the board `setup` turns
+from the position's arrays (the argument in place of the cells: `setup`'s `prepared`); same
+records."""
 
 def _first_square(out, at, size):
     """(first square, stride between its squares) of the play recorded at out[at:]."""
@@ -1813,7 +1825,8 @@ def _candidates(depth, member, used_at, taken, lines, line_mask, candidates, fit
 
 
 # Compiled by engine_numba.compiled_extension, callees first.
-TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "position_setup", "covering_search",
+TURN_KERNEL_FUNCTIONS = ("board_setup", "setup", "search_arrays", "position_setup",
+                         "covering_search",
                          "run_bounds",
                          "_first_square", "joins_reaching", "_first_empty", "_word_into",
                          "_square_gain", "_one_tile_gain", "_fits", "_two_tiles_gain",
