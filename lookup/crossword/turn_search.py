@@ -1514,7 +1514,7 @@ class ClusterSearch:
             # transpose), then the parts first in the step's order.
             fewest = {}
             for packing, tiles, plays in turns:
-                mirrored = [(square % n * n + square // n, code) for square, code in tiles]
+                mirrored = [(transposed(square, n), code) for square, code in tiles]
                 flipped = [(negative, 1 - direction, line, start, word, bits)
                            for negative, direction, line, start, word, bits in plays]
                 for version in ((packing, tiles, plays), (packing, mirrored, flipped)):
@@ -1546,9 +1546,14 @@ def mirrored_by_diagonal(search: TurnSearch) -> bool:
     n = search.size
     row, col = search.start
     return (row == col and not any(search.cells)
-            and all(search.letter_mult[square] == search.letter_mult[square % n * n + square // n]
-                    and search.word_mult[square] == search.word_mult[square % n * n + square // n]
+            and all(search.letter_mult[square] == search.letter_mult[transposed(square, n)]
+                    and search.word_mult[square] == search.word_mult[transposed(square, n)]
                     for square in range(n * n)))
+
+
+def transposed(square: int, size: int) -> int:
+    """The square across the main diagonal from `square` (row and column swapped)."""
+    return square % size * size + square // size
 
 
 @contextlib.contextmanager
